@@ -1,0 +1,1 @@
+"""The contract-review agent: settings, models, prompts, reports and the command line."""

@@ -1,0 +1,148 @@
+"""The records every memory tier stores and returns, independent of any backend."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Generic, TypeVar
+
+from pydantic import BaseModel, Field, field_validator
+
+_ID_RE = re.compile(r"^[a-z0-9][a-z0-9_.-]{0,62}$")
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Outcome(StrEnum):
+    COMPLETED = "COMPLETED"
+    PARTIAL = "PARTIAL"
+    FAILED = "FAILED"
+    UNKNOWN = "UNKNOWN"
+
+
+class Namespace(BaseModel, frozen=True):
+    """Tenant + agent. Ids are restricted to `[a-z0-9][a-z0-9_.-]*` so no separator can be
+    smuggled in: `a#b`+`c` and `a`+`b#c` are both rejected instead of colliding."""
+
+    tenant: str
+    agent: str
+
+    @field_validator("tenant", "agent")
+    @classmethod
+    def _safe_id(cls, value: str) -> str:
+        if not _ID_RE.fullmatch(value):
+            raise ValueError(
+                f"invalid id {value!r}: use 1-63 of a-z, 0-9, '_', '-', '.', starting with a letter or digit"
+            )
+        return value
+
+    @property
+    def key(self) -> str:
+        """Storage key prefix; unambiguous because ids cannot contain '/'."""
+        return f"{self.tenant}/{self.agent}"
+
+
+class FactCandidate(BaseModel):
+    """A domain fact a run proposes; it reaches semantic memory only through the gate."""
+
+    text: str
+    domain: str = "general"
+    confidence: float = Field(ge=0.0, le=1.0, default=0.0)
+
+
+class ProcedureProposal(BaseModel):
+    title: str
+    steps: list[str]
+
+
+class RunArtifacts(BaseModel):
+    """What consolidation extracts from a finished run (malformed answers become UNKNOWN)."""
+
+    task_summary: str = ""
+    outcome: Outcome = Outcome.UNKNOWN
+    key_findings: list[str] = Field(default_factory=list)
+    approach: str = ""
+    tools_used: list[str] = Field(default_factory=list)
+    step_count: int = 0
+    reusable_patterns: list[str] = Field(default_factory=list)
+    fact_candidates: list[FactCandidate] = Field(default_factory=list)
+    procedure: ProcedureProposal | None = None
+
+    @classmethod
+    def unknown(cls, task_summary: str = "") -> RunArtifacts:
+        return cls(task_summary=task_summary, outcome=Outcome.UNKNOWN)
+
+
+class Episode(BaseModel):
+    """A distilled past run (episodic tier)."""
+
+    run_id: str
+    task_type: str
+    task_summary: str
+    outcome: Outcome
+    key_findings: list[str] = Field(default_factory=list)
+    approach: str = ""
+    tools_used: list[str] = Field(default_factory=list)
+    step_count: int = 0
+    reusable_patterns: list[str] = Field(default_factory=list)
+    created_at: datetime = Field(default_factory=utcnow)
+    expires_at: datetime
+    embedding_model: str = ""
+
+    def embedding_text(self) -> str:
+        """Design rule: the embedded text is the task summary plus the key findings."""
+        return "\n".join([self.task_summary, *self.key_findings])
+
+
+class Fact(BaseModel):
+    """A confirmed domain fact (semantic tier)."""
+
+    fact_id: str
+    domain: str
+    text: str
+    confidence: float
+    source_runs: list[str] = Field(default_factory=list)
+    created_at: datetime = Field(default_factory=utcnow)
+    updated_at: datetime = Field(default_factory=utcnow)
+    embedding_model: str = ""
+
+
+class ProcedureStatus(StrEnum):
+    PENDING = "pending"  # proposed, never served
+    VALIDATED = "validated"  # approved by a person or the second check
+    NEEDS_REVIEW = "needs_review"  # flagged by decay; not served
+    REJECTED = "rejected"
+
+
+class Procedure(BaseModel):
+    """A step list for a recurring task type (procedural tier)."""
+
+    procedure_id: str
+    task_type: str
+    title: str
+    steps: list[str]
+    status: ProcedureStatus = ProcedureStatus.PENDING
+    validated_by: str | None = None
+    applications: int = 0
+    successes: int = 0
+    source_runs: list[str] = Field(default_factory=list)
+    created_at: datetime = Field(default_factory=utcnow)
+    updated_at: datetime = Field(default_factory=utcnow)
+
+    @property
+    def success_rate(self) -> float | None:
+        """Derived at read time from the atomic counters; None before the first use."""
+        return self.successes / self.applications if self.applications else None
+
+
+T = TypeVar("T")
+
+
+class Scored(BaseModel, Generic[T]):
+    """A retrieved record and its similarity score."""
+
+    item: T
+    score: float

@@ -1,0 +1,108 @@
+"""One protocol per durable tier plus the confirmation log: the seam every backend implements.
+
+Methods speak the domain (`add`, `search`, `best`, `observe`), not generic CRUD. Every call takes
+the `Namespace`; a backend confines each call to that namespace by its storage key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Protocol, runtime_checkable
+
+from pydantic import BaseModel
+
+from memory.records import Episode, Fact, Namespace, Outcome, Procedure, ProcedureStatus, Scored
+
+
+class VectorQuery(BaseModel):
+    """A retrieval request: the query text (for lexical search) and its embedding."""
+
+    text: str
+    vector: list[float]
+    embedding_model: str  # vectors of other models are never compared
+    k: int
+    min_score: float
+    now: datetime
+    domain: str | None = None
+
+
+@runtime_checkable
+class EpisodeStore(Protocol):
+    def add(self, ns: Namespace, episode: Episode, vector: Sequence[float]) -> bool:
+        """Store an episode; returns False (and changes nothing) if its run_id is already stored."""
+        ...
+
+    def get(self, ns: Namespace, run_id: str) -> Episode | None: ...
+
+    def search(self, ns: Namespace, query: VectorQuery) -> list[Scored[Episode]]:
+        """Unexpired episodes of the whole history scoring >= min_score, best first,
+        COMPLETED preferred on ties."""
+        ...
+
+    def list(self, ns: Namespace, *, limit: int = 50, outcome: Outcome | None = None) -> list[Episode]: ...
+
+    def delete(self, ns: Namespace, run_ids: Sequence[str]) -> int: ...
+
+
+@runtime_checkable
+class FactStore(Protocol):
+    def put(self, ns: Namespace, fact: Fact, vector: Sequence[float]) -> None:
+        """Insert or replace a confirmed fact; searchable as soon as this returns."""
+        ...
+
+    def get(self, ns: Namespace, fact_id: str) -> Fact | None: ...
+
+    def search(self, ns: Namespace, query: VectorQuery) -> list[Scored[Fact]]: ...
+
+    def list(self, ns: Namespace, *, domain: str | None = None, limit: int = 50) -> list[Fact]: ...
+
+    def delete(self, ns: Namespace, fact_ids: Sequence[str]) -> int: ...
+
+
+@runtime_checkable
+class ProcedureStore(Protocol):
+    def propose(self, ns: Namespace, procedure: Procedure) -> Procedure:
+        """Store a proposal as pending (an identical pending proposal gains the new source run)."""
+        ...
+
+    def get(self, ns: Namespace, procedure_id: str) -> Procedure | None: ...
+
+    def best(self, ns: Namespace, task_type: str) -> Procedure | None:
+        """The validated procedure to serve for a task type, or None. Never a pending one."""
+        ...
+
+    def list(
+        self, ns: Namespace, *, task_type: str | None = None, status: ProcedureStatus | None = None
+    ) -> list[Procedure]: ...
+
+    def set_status(
+        self, ns: Namespace, procedure_id: str, status: ProcedureStatus, *, by: str | None = None
+    ) -> Procedure: ...
+
+    def record_application(self, ns: Namespace, procedure_id: str, *, success: bool) -> None:
+        """Atomically count one use (and one success if it succeeded)."""
+        ...
+
+    def delete(self, ns: Namespace, procedure_ids: Sequence[str]) -> int: ...
+
+
+@runtime_checkable
+class ConfirmationLog(Protocol):
+    def observe(self, ns: Namespace, fact_key: str, run_id: str) -> int:
+        """Record that `run_id` observed the fact; returns the number of distinct runs so far.
+        The same run observing twice counts once; concurrent writers count exactly."""
+        ...
+
+    def runs(self, ns: Namespace, fact_key: str) -> list[str]: ...
+
+
+class MemoryBackend(Protocol):
+    """The four stores of one backend, opened together by `memory.backends.open_memory(url)`."""
+
+    episodes: EpisodeStore
+    facts: FactStore
+    procedures: ProcedureStore
+    confirmations: ConfirmationLog
+
+    def close(self) -> None: ...
