@@ -1,0 +1,166 @@
+"""The `contract-review` command line: the only place errors become messages and exit codes.
+
+Exit codes: 0 success; 1 unexpected failure; 2 bad input (unreadable contract) or usage error;
+3 configuration error; 4 memory store failure; 5 unusable model output.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import click
+import typer
+from rich.console import Console
+from rich.markdown import Markdown
+
+from agent.errors import ContractAgentError
+from agent.report import render_markdown
+from agent.settings import Settings
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="Review supplier contracts against a playbook, with an agent that remembers across runs.",
+)
+out = Console()
+err = Console(stderr=True)
+
+Tenant = Annotated[str | None, typer.Option("--tenant", help="tenant id (default: settings)")]
+Agent = Annotated[str | None, typer.Option("--agent", help="agent id (default: settings)")]
+Home = Annotated[Path | None, typer.Option("--home", help="data folder (default: CONTRACT_AGENT_HOME)")]
+Format = Annotated[str, typer.Option("--format", "-f", help="text | markdown | json")]
+
+
+def load_settings(home: Path | None = None, **overrides) -> Settings:
+    values = {k: v for k, v in overrides.items() if v is not None}
+    if home is not None:
+        values["home"] = home
+    return Settings(**values)
+
+
+def emit(text: str, out_file: Path | None) -> None:
+    if out_file is None:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    else:
+        out_file.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
+
+
+@app.command()
+def review(
+    paths: Annotated[list[Path], typer.Argument(help="contract files: .pdf, .txt or .md")],
+    fmt: Format = "text",
+    out_file: Annotated[Path | None, typer.Option("--out", help="write the report to this file")] = None,
+    tenant: Tenant = None,
+    agent: Agent = None,
+    model: Annotated[str | None, typer.Option("--model", help="offline | bedrock:<id> | ollama:<name>")] = None,
+    no_memory: Annotated[bool, typer.Option("--no-memory", help="run with the durable tiers off")] = False,
+    task_type: Annotated[str | None, typer.Option("--task-type")] = None,
+    domain: Annotated[str | None, typer.Option("--domain")] = None,
+    thread_id: Annotated[str | None, typer.Option("--thread-id", help="run id / checkpoint thread")] = None,
+    home: Home = None,
+) -> None:
+    """Review contracts and print a report.
+
+    Example: contract-review review sample_contracts/northwind_msa_01.pdf --format json --out r.json
+    """
+    from agent.runner import Reviewer, open_checkpointer
+
+    if fmt not in ("text", "markdown", "json"):
+        raise typer.BadParameter("use text, markdown or json", param_hint="--format")
+    settings = load_settings(home, tenant=tenant, agent=agent, task_type=task_type, domain=domain)
+    reports, failures = [], []
+    with open_checkpointer(settings) as saver:
+        reviewer = Reviewer(
+            settings, saver, reviewer_model=model, use_memory=not no_memory,
+        )
+        for path in paths:
+            try:
+                reports.append(reviewer.review_path(path, thread_id=thread_id if len(paths) == 1 else None))
+            except ContractAgentError as exc:
+                failures.append(exc)
+                err.print(f"error: {path}: {exc}", markup=False, highlight=False)
+    if fmt == "json":
+        emit(json.dumps(reports[0] if len(paths) == 1 and reports else reports, indent=2), out_file)
+    elif reports:
+        text = "\n".join(render_markdown(r) for r in reports)
+        if fmt == "markdown" or out_file is not None:
+            emit(text, out_file)
+        else:
+            out.print(Markdown(text))
+    if failures:
+        raise typer.Exit(max(f.exit_code for f in failures))
+
+
+@app.command()
+def resume(
+    thread_id: Annotated[str, typer.Argument(help="thread id of the interrupted run")],
+    fmt: Format = "text",
+    home: Home = None,
+) -> None:
+    """Resume an interrupted review from its SQLite checkpoint.
+
+    Example: CONTRACT_AGENT_CHECKPOINTER=sqlite contract-review resume 6b1f0c...
+    """
+    from agent.runner import Reviewer, open_checkpointer
+
+    settings = load_settings(home, checkpointer="sqlite")
+    with open_checkpointer(settings) as saver:
+        report = Reviewer(settings, saver).resume(thread_id)
+    emit(json.dumps(report, indent=2) if fmt == "json" else render_markdown(report), None)
+
+
+@app.command()
+def demo(
+    home: Home = None,
+    show_reports: Annotated[bool, typer.Option("--reports/--no-reports")] = True,
+) -> None:
+    """Review the sample contracts on a fresh data folder: same-template ones in sequence with
+    memory (and once without, to compare), then the others.
+
+    Example: contract-review demo --no-reports
+    """
+    from agent.demo import run_demo
+
+    run_demo(out, home=home, show_reports=show_reports)
+
+
+eval_app = typer.Typer(help="Measure the contract tools against labelled data.", no_args_is_help=True)
+app.add_typer(eval_app, name="eval")
+
+
+@eval_app.command("cuad")
+def eval_cuad(
+    data: Annotated[Path, typer.Option("--data", help="folder with contracts/*.txt and labels.jsonl")],
+    fmt: Annotated[str, typer.Option("--format", "-f", help="text | json")] = "text",
+) -> None:
+    """Clause detection against CUAD lawyer labels (no model in the loop).
+
+    Example: contract-review eval cuad --data ../shared/cuad --format json
+    """
+    from tools.cuad_eval import evaluate_cuad, format_cuad_report
+
+    result = evaluate_cuad(data)
+    emit(json.dumps(result, indent=2) if fmt == "json" else format_cuad_report(result), None)
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        app(args=argv, standalone_mode=False, prog_name="contract-review")
+    except ContractAgentError as exc:
+        err.print(f"error: {exc}", markup=False, highlight=False)
+        return exc.exit_code
+    except click.exceptions.Exit as exc:
+        return exc.exit_code
+    except click.exceptions.Abort:
+        err.print("aborted")
+        return 130
+    except click.ClickException as exc:
+        exc.show()
+        return 2
+    except Exception as exc:  # last resort: one line, not a traceback
+        err.print(f"internal error: {type(exc).__name__}: {exc}", markup=False, highlight=False)
+        return 1
+    return 0

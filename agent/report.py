@@ -1,0 +1,97 @@
+"""The review report: built from a finished run's state, rendered as JSON or Markdown."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from memory.records import Outcome
+from tools.playbook import load_playbook
+
+SEVERITY_ORDER = {"high": 0, "medium": 1, "low": 2, "none": 3}
+VERDICT_ORDER = {"deviation": 0, "missing": 1, "fallback": 2, "standard": 3}
+FINDING_FIELDS = ("clause_type", "section", "quote", "start", "end", "verdict", "severity", "recommendation")
+
+
+def final_findings(findings: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One finding per clause type (the last one recorded wins), in playbook order."""
+    order = {c: i for i, c in enumerate(load_playbook().clause_types)}
+    latest: dict[str, dict[str, Any]] = {}
+    for finding in findings:
+        latest[finding["clause_type"]] = {k: finding.get(k) for k in FINDING_FIELDS}
+    return sorted(latest.values(), key=lambda f: order.get(f["clause_type"], len(order)))
+
+
+def coverage_outcome(findings: list[dict[str, Any]]) -> Outcome:
+    covered = {f["clause_type"] for f in findings}
+    wanted = set(load_playbook().clause_types)
+    if wanted <= covered:
+        return Outcome.COMPLETED
+    return Outcome.PARTIAL if covered else Outcome.FAILED
+
+
+def build_report(state: dict[str, Any]) -> dict[str, Any]:
+    findings = final_findings(state.get("findings") or [])
+    artifacts = state.get("artifacts") or {}
+    outcome = artifacts.get("outcome")
+    if not outcome or outcome == Outcome.UNKNOWN:
+        outcome = coverage_outcome(findings)
+    usage = {k: int((state.get("usage") or {}).get(k, 0)) for k in ("tool_calls", "model_calls", "input_tokens", "output_tokens")}
+    procedure = state.get("procedure")
+    return {
+        "contract": (state.get("contract") or {}).get("name", ""),
+        "run_id": state.get("run_id", ""),
+        "outcome": str(outcome),
+        "findings": findings,
+        "usage": usage,
+        "memory": {
+            "episodes": [
+                {"run_id": e["item"]["run_id"], "score": round(e["score"], 3)} for e in state.get("episodes") or []
+            ],
+            "facts": [
+                {"fact_id": f["item"]["fact_id"], "text": f["item"]["text"], "score": round(f["score"], 3)}
+                for f in state.get("facts") or []
+            ],
+            "procedure": {"procedure_id": procedure["procedure_id"], "title": procedure["title"]} if procedure else None,
+            "writes": state.get("memory_writes") or {},
+        },
+        "review": state.get("final_review", ""),
+    }
+
+
+def _cell(text: Any) -> str:
+    return str(text if text is not None else "-").replace("|", "\\|").replace("\n", " ")
+
+
+def render_markdown(report: dict[str, Any]) -> str:
+    usage = report["usage"]
+    lines = [
+        f"# Contract review: {report['contract']}",
+        "",
+        f"Run `{report['run_id']}` · outcome **{report['outcome']}** · {usage['tool_calls']} tool calls, "
+        f"{usage['model_calls']} model calls, {usage['input_tokens']} input / {usage['output_tokens']} output tokens",
+        "",
+    ]
+    findings = sorted(
+        report["findings"],
+        key=lambda f: (VERDICT_ORDER.get(f["verdict"], 9), SEVERITY_ORDER.get(f["severity"] or "none", 9)),
+    )
+    lines += ["| verdict | severity | clause | section | quote | recommendation |", "|---|---|---|---|---|---|"]
+    for f in findings:
+        quote = (f["quote"] or "")[:160] + ("…" if f["quote"] and len(f["quote"]) > 160 else "")
+        recommendation = f["recommendation"] if f["verdict"] in ("deviation", "missing", "fallback") else ""
+        lines.append(
+            f"| {f['verdict']} | {_cell(f['severity'])} | {f['clause_type']} | {_cell(f['section'])} "
+            f"| {_cell(quote)} | {_cell(recommendation)} |"
+        )
+    memory = report["memory"]
+    used = []
+    if memory["episodes"]:
+        used.append("episodes " + ", ".join(f"{e['run_id'][:8]} ({e['score']})" for e in memory["episodes"]))
+    if memory["facts"]:
+        used.append(f"{len(memory['facts'])} facts")
+    if memory["procedure"]:
+        used.append(f"procedure \"{memory['procedure']['title']}\"")
+    lines += ["", f"Memory used: {'; '.join(used) if used else 'none'}"]
+    if report.get("review"):
+        lines += ["", report["review"]]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,1 @@
+"""The LangGraph graphs: review (bootstrap -> analyze -> consolidate) and its memory steps."""

@@ -1,0 +1,65 @@
+"""analyze: the reviewer's tool loop, with working-memory compression before every model step."""
+
+from __future__ import annotations
+
+from langchain_core.messages import AIMessage, RemoveMessage
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.message import REMOVE_ALL_MESSAGES
+from langgraph.prebuilt import ToolNode
+from langgraph.runtime import Runtime
+
+from graphs.context import ReviewContext, resources
+from graphs.state import ReviewState
+from memory.working import compress
+from tools import TOOLS
+
+
+def reviewer_step(state: ReviewState, runtime: Runtime[ReviewContext]) -> dict:
+    ctx = runtime.context
+    settings = ctx.config
+    res = resources(ctx)
+    messages = list(state["messages"])
+    usage = {"model_calls": 0, "input_tokens": 0, "output_tokens": 0, "tool_calls": 0}
+    update: dict = {}
+    replaced: list = []
+    compressed = compress(
+        messages, res.compressor,
+        threshold=settings.compress_threshold, keep_recent=settings.compress_keep_recent,
+    )
+    if compressed is not None:
+        messages = compressed.messages
+        replaced = [RemoveMessage(id=REMOVE_ALL_MESSAGES), *compressed.messages]
+        usage["model_calls"] += 1
+        usage["input_tokens"] += compressed.input_tokens
+        usage["output_tokens"] += compressed.output_tokens
+        update["compressions"] = state.get("compressions", 0) + 1
+
+    answer = res.reviewer.bind_tools(TOOLS).invoke(messages)
+    meta = getattr(answer, "usage_metadata", None) or {}
+    usage["model_calls"] += 1
+    usage["input_tokens"] += int(meta.get("input_tokens", 0))
+    usage["output_tokens"] += int(meta.get("output_tokens", 0))
+    steps = state.get("steps", 0) + 1
+    if answer.tool_calls and steps >= settings.max_model_steps:
+        # Out of budget: end the loop cleanly instead of leaving unanswered tool calls behind.
+        answer = AIMessage(f"Stopped after {steps} model steps (limit reached); review incomplete.")
+    usage["tool_calls"] += len(answer.tool_calls)
+    update.update({"messages": [*replaced, answer], "usage": usage, "steps": steps})
+    if not answer.tool_calls:
+        update["final_review"] = str(answer.content)
+    return update
+
+
+def route(state: ReviewState) -> str:
+    last = state["messages"][-1]
+    return "tools" if isinstance(last, AIMessage) and last.tool_calls else END
+
+
+def build_analyze() -> StateGraph:
+    builder = StateGraph(ReviewState, context_schema=ReviewContext)
+    builder.add_node("reviewer", reviewer_step)
+    builder.add_node("tools", ToolNode(TOOLS))
+    builder.add_edge(START, "reviewer")
+    builder.add_conditional_edges("reviewer", route, ["tools", END])
+    builder.add_edge("tools", "reviewer")
+    return builder

@@ -1,0 +1,57 @@
+"""bootstrap: load the contract, read the three durable tiers in parallel, build the prompt."""
+
+from __future__ import annotations
+
+import uuid
+
+from langchain_core.messages import HumanMessage, SystemMessage
+from langgraph.graph import END, START, StateGraph
+from langgraph.runtime import Runtime
+
+from agent.prompts import reviewer_system_prompt, task_prompt
+from graphs.context import ReviewContext
+from graphs.memory_steps import build_memory_block, episodic_read, procedural_read, semantic_read
+from graphs.state import ReviewState
+from tools.contract import parse_contract
+from tools.playbook import load_playbook
+
+
+def prepare(state: ReviewState, runtime: Runtime[ReviewContext]) -> dict:
+    """Parse the contract (if the caller sent text) and state the task memory is searched with."""
+    contract = state.get("contract")
+    if not contract:
+        name = state.get("contract_name") or "contract"
+        contract = parse_contract(state.get("contract_text") or "", name).model_dump()
+    opening = contract["text"][:600]
+    task = task_prompt(contract["name"], runtime.context.task_type, opening)
+    return {
+        "contract": contract,
+        "contract_text": "",  # the parsed contract replaces the raw input in the checkpoint
+        "run_id": state.get("run_id") or uuid.uuid4().hex,
+        "task": task,
+    }
+
+
+def compose_prompt(state: ReviewState, runtime: Runtime[ReviewContext]) -> dict:
+    """System prompt (playbook clause types + memory block) and the task message."""
+    playbook = load_playbook()
+    system = reviewer_system_prompt(playbook.clause_types, state.get("memory_block", ""))
+    return {"messages": [SystemMessage(system), HumanMessage(state["task"])]}
+
+
+def build_bootstrap() -> StateGraph:
+    builder = StateGraph(ReviewState, context_schema=ReviewContext)
+    builder.add_node("prepare", prepare)
+    builder.add_node("episodic_read", episodic_read)
+    builder.add_node("semantic_read", semantic_read)
+    builder.add_node("procedural_read", procedural_read)
+    builder.add_node("build_memory_block", build_memory_block)
+    builder.add_node("compose_prompt", compose_prompt)
+    builder.add_edge(START, "prepare")
+    reads = ["episodic_read", "semantic_read", "procedural_read"]
+    for read in reads:  # one superstep: the three tiers are read concurrently
+        builder.add_edge("prepare", read)
+    builder.add_edge(reads, "build_memory_block")
+    builder.add_edge("build_memory_block", "compose_prompt")
+    builder.add_edge("compose_prompt", END)
+    return builder

@@ -1,0 +1,204 @@
+"""The graph's memory steps: read and write nodes of each durable tier over named state keys.
+
+Nothing here knows about contracts. A fork wires these nodes into its own graph, or drops a tier
+by leaving its node out: `episodic_read` fills `episodes`, `semantic_read` fills `facts`,
+`procedural_read` fills `procedure`, `build_memory_block` turns them into `memory_block`;
+`extract_artifacts_node(...)` fills `artifacts`, and the write nodes store them.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from datetime import UTC, datetime
+from typing import Any
+
+from langchain_core.messages import HumanMessage, SystemMessage
+from langgraph.runtime import Runtime
+from pydantic import ValidationError
+
+from graphs.context import ReviewContext, resources
+from memory import episodic, procedural, semantic
+from memory.block import format_memory_block, new_nonce
+from memory.embeddings import calibrated_thresholds
+from memory.pii import scrub_artifacts
+from memory.records import Episode, Fact, Outcome, Procedure, RunArtifacts, Scored
+
+log = logging.getLogger(__name__)
+
+
+def now(ctx: ReviewContext) -> datetime:
+    clock = getattr(ctx, "clock", None)
+    return clock() if callable(clock) else datetime.now(UTC)
+
+
+def _thresholds(ctx: ReviewContext, embeddings: Any) -> tuple[float, float]:
+    settings = ctx.config
+    episode_min, fact_min = calibrated_thresholds(getattr(embeddings, "model_name", ""))
+    if settings.episode_min_score is not None:
+        episode_min = settings.episode_min_score
+    if settings.fact_min_score is not None:
+        fact_min = settings.fact_min_score
+    return episode_min, fact_min
+
+
+def _usage(answer: Any) -> dict[str, int]:
+    usage = getattr(answer, "usage_metadata", None) or {}
+    return {
+        "model_calls": 1,
+        "input_tokens": int(usage.get("input_tokens", 0)),
+        "output_tokens": int(usage.get("output_tokens", 0)),
+    }
+
+
+# ---------------------------------------------------------------- read path (bootstrap)
+
+
+def episodic_read(state: dict, runtime: Runtime[ReviewContext]) -> dict:
+    ctx = runtime.context
+    if not ctx.use_memory:
+        return {"episodes": []}
+    res = resources(ctx)
+    episode_min, _ = _thresholds(ctx, res.embeddings)
+    found = episodic.recall(
+        res.memory.episodes, res.embeddings, ctx.namespace, state["task"],
+        k=ctx.config.episode_top_k, min_score=episode_min, now=now(ctx),
+    )
+    return {"episodes": [s.model_dump(mode="json") for s in found]}
+
+
+def semantic_read(state: dict, runtime: Runtime[ReviewContext]) -> dict:
+    ctx = runtime.context
+    if not ctx.use_memory:
+        return {"facts": []}
+    res = resources(ctx)
+    _, fact_min = _thresholds(ctx, res.embeddings)
+    found = semantic.recall(
+        res.memory.facts, res.embeddings, ctx.namespace, state["task"],
+        domain=ctx.domain, k=ctx.config.fact_top_k, min_score=fact_min, now=now(ctx),
+    )
+    return {"facts": [s.model_dump(mode="json") for s in found]}
+
+
+def procedural_read(state: dict, runtime: Runtime[ReviewContext]) -> dict:
+    ctx = runtime.context
+    if not ctx.use_memory:
+        return {"procedure": None}
+    res = resources(ctx)
+    best = procedural.best(res.memory.procedures, ctx.namespace, ctx.task_type)
+    return {"procedure": best.model_dump(mode="json") if best else None}
+
+
+def build_memory_block(state: dict, runtime: Runtime[ReviewContext]) -> dict:
+    """Join the three reads into one delimited block (empty when memory is off or found nothing)."""
+    ctx = runtime.context
+    episodes = [Scored[Episode].model_validate(e) for e in state.get("episodes") or []]
+    facts = [Scored[Fact].model_validate(f) for f in state.get("facts") or []]
+    raw_procedure = state.get("procedure")
+    proc = Procedure.model_validate(raw_procedure) if raw_procedure else None
+    block = format_memory_block(episodes, facts, proc, nonce=new_nonce())
+    if ctx.memory_block_filter is not None:
+        block = ctx.memory_block_filter(block)
+    return {"memory_block": block}
+
+
+# ---------------------------------------------------------------- write path (consolidate)
+
+_JSON_OBJECT = re.compile(r"\{.*\}", re.DOTALL)
+
+
+def parse_artifacts(text: str, task_summary: str = "") -> RunArtifacts:
+    """Parse a model's JSON answer; anything malformed degrades to outcome UNKNOWN."""
+    match = _JSON_OBJECT.search(text or "")
+    if not match:
+        return RunArtifacts.unknown(task_summary)
+    try:
+        data = json.loads(match.group(0))
+        artifacts = RunArtifacts.model_validate(data)
+    except (json.JSONDecodeError, ValidationError, TypeError):
+        return RunArtifacts.unknown(task_summary)
+    if not artifacts.task_summary:
+        artifacts.task_summary = task_summary
+    return artifacts
+
+
+def extract_artifacts_node(instructions: str):
+    """A node that asks the extraction model to distil the run in `state["messages"]`."""
+
+    def extract_artifacts(state: dict, runtime: Runtime[ReviewContext]) -> dict:
+        ctx = runtime.context
+        if not ctx.use_memory:
+            return {"artifacts": {}}
+        res = resources(ctx)
+        run = [m for m in state.get("messages", []) if not isinstance(m, SystemMessage)]
+        request = [SystemMessage(instructions), *run, HumanMessage("Extract the run artifacts as JSON now.")]
+        usage: dict[str, int] = {}
+        try:
+            answer = res.extractor.invoke(request)
+            usage = _usage(answer)
+            artifacts = parse_artifacts(str(answer.content), state.get("task", ""))
+        except Exception:  # the model failing must not lose the run: record what we know
+            log.warning("artifact extraction failed; storing outcome UNKNOWN", exc_info=True)
+            artifacts = RunArtifacts.unknown(state.get("task", ""))
+        scrubbed = scrub_artifacts(artifacts)
+        return {"artifacts": scrubbed.model_dump(mode="json"), "usage": usage}
+
+    return extract_artifacts
+
+
+def _artifacts(state: dict) -> RunArtifacts | None:
+    raw = state.get("artifacts")
+    return RunArtifacts.model_validate(raw) if raw else None
+
+
+def episodic_write(state: dict, runtime: Runtime[ReviewContext]) -> dict:
+    ctx = runtime.context
+    artifacts = _artifacts(state)
+    if not ctx.use_memory or artifacts is None:
+        return {}
+    res = resources(ctx)
+    episode = episodic.remember(
+        res.memory.episodes, res.embeddings, ctx.namespace, state["run_id"], ctx.task_type,
+        artifacts, ttl_days=ctx.config.episode_ttl_days, now=now(ctx),
+    )
+    return {"memory_writes": {**(state.get("memory_writes") or {}), "episode": episode.run_id if episode else None}}
+
+
+def semantic_write(state: dict, runtime: Runtime[ReviewContext]) -> dict:
+    ctx = runtime.context
+    artifacts = _artifacts(state)
+    if not ctx.use_memory or artifacts is None:
+        return {}
+    res = resources(ctx)
+    settings = ctx.config
+    confirmed = semantic.observe(
+        res.memory.facts, res.memory.confirmations, res.embeddings, ctx.namespace,
+        state["run_id"], artifacts.outcome, artifacts.fact_candidates,
+        default_domain=ctx.domain, min_confidence=settings.fact_min_confidence,
+        confirmations_needed=settings.fact_confirmations, now=now(ctx),
+    )
+    writes = {**(state.get("memory_writes") or {}), "facts_confirmed": [f.fact_id for f in confirmed]}
+    return {"memory_writes": writes}
+
+
+def procedural_write(state: dict, runtime: Runtime[ReviewContext]) -> dict:
+    ctx = runtime.context
+    artifacts = _artifacts(state)
+    if not ctx.use_memory or artifacts is None:
+        return {}
+    res = resources(ctx)
+    writes = dict(state.get("memory_writes") or {})
+    served = state.get("procedure")
+    if served:
+        procedural.record_application(
+            res.memory.procedures, ctx.namespace, served["procedure_id"],
+            run_id=state["run_id"], success=artifacts.outcome == Outcome.COMPLETED,
+        )
+        writes["procedure_applied"] = served["procedure_id"]
+    proposed = procedural.propose(
+        res.memory.procedures, ctx.namespace, state["run_id"], ctx.task_type,
+        artifacts.outcome, artifacts.procedure, now=now(ctx),
+    )
+    writes["procedure_proposed"] = proposed.procedure_id if proposed else None
+    return {"memory_writes": writes}

@@ -1,0 +1,39 @@
+"""The review graph: bootstrap -> analyze -> consolidate. Exports `builder` and `graph`.
+
+`graph` is compiled with an in-memory checkpointer (thread = one run); `build_graph` takes any
+checkpointer (the CLI passes a SQLite one so an interrupted review resumes by thread id);
+`server_graph` has none, because `langgraph dev` brings its own persistence.
+"""
+
+from __future__ import annotations
+
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.graph import END, START, StateGraph
+
+from graphs.analyze import build_analyze
+from graphs.bootstrap import build_bootstrap
+from graphs.consolidate import build_consolidate
+from graphs.context import ReviewContext
+from graphs.state import ReviewInput, ReviewState
+
+
+def build_builder() -> StateGraph:
+    builder = StateGraph(ReviewState, context_schema=ReviewContext, input_schema=ReviewInput)
+    builder.add_node("bootstrap", build_bootstrap().compile())
+    builder.add_node("analyze", build_analyze().compile())
+    builder.add_node("consolidate", build_consolidate().compile())
+    builder.add_edge(START, "bootstrap")
+    builder.add_edge("bootstrap", "analyze")
+    builder.add_edge("analyze", "consolidate")
+    builder.add_edge("consolidate", END)
+    return builder
+
+
+def build_graph(checkpointer: BaseCheckpointSaver | None = None):
+    return build_builder().compile(checkpointer=checkpointer or InMemorySaver())
+
+
+builder = build_builder()
+graph = builder.compile(checkpointer=InMemorySaver())
+server_graph = builder.compile()

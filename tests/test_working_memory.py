@@ -1,0 +1,88 @@
+"""Working-memory compression: the design's rule, and tool calls never split from results."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
+
+from memory.working import SUMMARY_PREFIX, compress, is_summary, tool_pairs_intact
+
+
+def summarizer(text: str = "kept: decisions and findings"):
+    return GenericFakeChatModel(messages=iter([AIMessage(text)] * 1000))
+
+
+def tool_round(i: int, calls: int) -> list:
+    ids = [f"call-{i}-{j}" for j in range(calls)]
+    ai = AIMessage("", tool_calls=[{"name": "read_section", "args": {"section": str(j)}, "id": c} for j, c in enumerate(ids)])
+    return [ai, *[ToolMessage(f"result {c}", tool_call_id=c) for c in ids]]
+
+
+def history(rounds: list[int]) -> list:
+    messages = [SystemMessage("system"), HumanMessage("task")]
+    for i, calls in enumerate(rounds):
+        messages += tool_round(i, calls)
+    return messages
+
+
+def test_below_threshold_nothing_changes():
+    messages = history([1] * 14)  # 2 + 28 = 30 messages: not past the threshold
+    assert len(messages) == 30
+    assert compress(messages, summarizer(), threshold=30, keep_recent=15) is None
+
+
+def test_past_threshold_keeps_system_and_recent_and_one_summary():
+    messages = history([1] * 20)  # 42 messages
+    result = compress(messages, summarizer("SUMMARY BODY"), threshold=30, keep_recent=15)
+    assert result is not None
+    kept = result.messages
+    assert isinstance(kept[0], SystemMessage) and kept[0].content == "system"
+    assert is_summary(kept[1]) and "SUMMARY BODY" in kept[1].content
+    assert kept[1].content.startswith(SUMMARY_PREFIX)
+    others = [m for m in kept if not isinstance(m, SystemMessage)][1:]
+    assert others == messages[-len(others):]
+    assert 15 <= len(others) <= 16  # moved earlier only to keep a tool call with its result
+    assert tool_pairs_intact(kept)
+
+
+def test_cut_moves_to_keep_parallel_tool_calls_together():
+    messages = history([5, 5, 5, 5, 5, 5])  # rounds of one call message + 5 results
+    result = compress(messages, summarizer(), threshold=30, keep_recent=15)
+    assert result is not None
+    assert tool_pairs_intact(result.messages)
+    first_kept = result.messages[2]
+    assert isinstance(first_kept, AIMessage) and first_kept.tool_calls
+
+
+def test_failed_summary_keeps_full_history():
+    class Broken(GenericFakeChatModel):
+        def _generate(self, *args, **kwargs):
+            raise RuntimeError("model down")
+
+    messages = history([1] * 20)
+    assert compress(messages, Broken(messages=iter([])), threshold=30, keep_recent=15) is None
+
+
+def test_tool_pairs_intact_detects_orphans():
+    messages = history([2, 1])
+    assert tool_pairs_intact(messages)
+    assert not tool_pairs_intact(messages[:2] + messages[3:])  # a call's result removed
+    assert not tool_pairs_intact([messages[0], messages[3]])  # a result without its call
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    rounds=st.lists(st.integers(min_value=0, max_value=6), min_size=1, max_size=40),
+    threshold=st.integers(min_value=4, max_value=40),
+    keep=st.integers(min_value=1, max_value=20),
+)
+def test_compression_never_separates_a_tool_call_from_its_result(rounds, threshold, keep):
+    messages = history(rounds)
+    result = compress(messages, summarizer(), threshold=threshold, keep_recent=keep)
+    if result is None:
+        return
+    assert tool_pairs_intact(result.messages)
+    assert sum(is_summary(m) for m in result.messages) == 1
+    assert len(result.messages) < len(messages)
