@@ -1,0 +1,121 @@
+"""Detection + assessment of short crafted clauses: the value read and the verdict given."""
+
+from __future__ import annotations
+
+import pytest
+
+from tools.contract import parse_contract
+from tools.playbook import load_playbook
+from tools.review import detect_all, review_clause
+
+PLAYBOOK = load_playbook()
+
+
+def verdict_of(clause_type: str, body: str) -> dict:
+    contract = parse_contract(f"1. CLAUSE\n\n1.1 {body}\n", "crafted.txt")
+    return review_clause(contract, PLAYBOOK.entry(clause_type))
+
+
+CASES = [
+    # liability cap: multiples in words, digits and percentages; prorated periods
+    ("liability_cap", "Each party's aggregate liability shall not exceed two times (2x) the fees paid or payable in the preceding twelve (12) months.", "standard"),
+    ("liability_cap", "The Supplier's total liability shall not exceed 200% of the fees paid under this Agreement.", "standard"),
+    ("liability_cap", "The Supplier's total liability shall not exceed one times the annual fees paid hereunder.", "fallback"),
+    ("liability_cap", "The Vendor's aggregate liability shall not exceed the fees paid by Customer in the three (3) months preceding the claim.", "deviation"),
+    ("liability_cap", "In no event shall the Provider's total liability exceed USD 10,000.", "deviation"),
+    # indemnity direction
+    ("uncapped_liability", "The Supplier shall indemnify, defend and hold harmless the Buyer against all third-party claims of infringement, without limitation as to amount.", "standard"),
+    ("uncapped_liability", "The Customer shall indemnify and hold harmless the Vendor against any and all claims arising from this Agreement.", "deviation"),
+    ("uncapped_liability", "Each party shall indemnify and hold harmless the other party against third-party claims caused by its negligence.", "fallback"),
+    # termination for convenience (buyer's right, notice days)
+    ("termination_convenience", "The Customer may terminate this Agreement for convenience on thirty (30) days' written notice.", "standard"),
+    ("termination_convenience", "The Purchaser may terminate this Agreement without cause upon sixty (60) days' prior written notice.", "fallback"),
+    ("termination_convenience", "The Client may terminate this Agreement for convenience on one hundred and eighty (180) days' notice.", "deviation"),
+    ("termination_convenience", "The Supplier may terminate this Agreement for convenience on thirty (30) days' written notice.", "deviation"),
+    ("termination_convenience", "The Customer may terminate this Agreement for convenience on 30 days' notice, provided that it pays the early termination fee set out in Schedule 2.", "deviation"),
+    # renewal term and non-renewal notice
+    ("auto_renewal", "This Agreement shall automatically renew for successive one (1) year periods unless either party gives notice of non-renewal at least sixty (60) days prior to the end of the then-current term.", "standard"),
+    ("auto_renewal", "This Agreement shall automatically renew for successive twelve (12) month periods unless either party gives notice at least ninety (90) days before the expiry of the then-current term.", "fallback"),
+    ("auto_renewal", "This Agreement shall automatically renew for successive renewal terms of three (3) years unless either party gives notice thirty (30) days prior to expiration.", "deviation"),
+    ("auto_renewal", "This Agreement shall automatically renew for successive one-year terms unless either party gives notice of non-renewal at least six (6) months prior to the end of the term.", "deviation"),
+    # payment days
+    ("payment_terms", "The Buyer shall pay each undisputed invoice within sixty (60) days of receipt.", "standard"),
+    ("payment_terms", "The Customer shall pay each invoice within forty-five (45) days after the invoice date.", "fallback"),
+    ("payment_terms", "Payment is due net 15 from the date of the invoice.", "deviation"),
+    ("payment_terms", "All fees are payable in advance, and invoices are due upon receipt of the invoice.", "deviation"),
+    # price increases
+    ("price_changes", "After the first year the Supplier may increase the prices by no more than three percent (3%) per year on ninety (90) days' notice.", "standard"),
+    ("price_changes", "The Vendor may increase its prices once per year by up to five per cent (5%) on sixty days' notice.", "fallback"),
+    ("price_changes", "The Supplier may increase its prices by up to 8% per year on thirty days' notice.", "deviation"),
+    ("price_changes", "The Provider may change its fees at its sole discretion from time to time on notice to the Customer.", "deviation"),
+    # governing law
+    ("governing_law", "This Agreement shall be governed by the laws of the State of New York.", "standard"),
+    ("governing_law", "This Agreement is governed by and construed in accordance with the laws of England and Wales.", "fallback"),
+    ("governing_law", "This Agreement shall be governed by the laws of the Commonwealth of Virginia.", "deviation"),
+    # assignment
+    ("assignment", "Neither party may assign this Agreement without the prior written consent of the other party, except that the Buyer may assign it to an affiliate or successor.", "standard"),
+    ("assignment", "Neither party may assign this Agreement without the prior written consent of the other party.", "fallback"),
+    ("assignment", "The Supplier may assign or subcontract this Agreement to any person without the Customer's consent.", "deviation"),
+    # insurance
+    ("insurance", "The Supplier shall maintain commercial general liability insurance of not less than USD 2,000,000 per occurrence.", "standard"),
+    ("insurance", "The Contractor shall maintain general liability insurance with coverage of at least one million dollars ($1,000,000) per occurrence.", "fallback"),
+    ("insurance", "The Vendor shall maintain general liability insurance with limits of $500,000 per occurrence.", "deviation"),
+    # audit
+    ("audit_rights", "The Buyer may audit the Supplier's books and records relating to this Agreement once a year on reasonable notice.", "standard"),
+    ("audit_rights", "The Customer may have an independent certified public accountant audit the Supplier's records once per year.", "fallback"),
+    ("audit_rights", "The Customer may audit the Supplier's records not more than once every three (3) years.", "deviation"),
+    # restrictions on the buyer
+    ("exclusivity", "The Buyer shall purchase all of its requirements for the Products exclusively from the Supplier.", "deviation"),
+    ("exclusivity", "This Agreement is non-exclusive and the Buyer is free to purchase similar products from any third party.", "standard"),
+    ("non_compete", "During the term the Customer shall not, directly or indirectly, engage in any business that competes with the Supplier.", "deviation"),
+    ("non_compete", "Neither party shall solicit the employees of the other party for twelve (12) months after termination.", "standard"),
+    ("minimum_commitment", "The Buyer shall purchase a minimum quantity of 10,000 units per year and shall pay for any shortfall.", "deviation"),
+    ("minimum_commitment", "Forecasts are non-binding and the Buyer has no minimum purchase obligation.", "standard"),
+    # warranty months
+    ("warranty", "The Supplier warrants that the Products will be free from defects for a period of twelve (12) months from acceptance.", "standard"),
+    ("warranty", "The Seller warrants that the Products will be free from defects for six (6) months after delivery.", "fallback"),
+    ("warranty", "The Vendor warrants the Products against defects for ninety (90) days from delivery.", "deviation"),
+    ("warranty", "The Products are provided \"as is\" and the Supplier disclaims all warranties, express or implied.", "deviation"),
+    # liquidated damages direction
+    ("liquidated_damages", "If the Supplier fails to deliver on time, the Supplier shall pay the Buyer liquidated damages of 1% of the price per week of delay, without prejudice to the Buyer's other remedies.", "standard"),
+    ("liquidated_damages", "If the Customer cancels an order, the Customer shall pay the Supplier liquidated damages equal to 50% of the order value.", "deviation"),
+    # confidentiality survival
+    ("confidentiality", "Each party shall keep the other party's Confidential Information confidential, and these obligations survive for five (5) years after termination.", "standard"),
+    ("confidentiality", "Each party shall keep the other party's Confidential Information confidential for two (2) years after termination of this Agreement.", "fallback"),
+    ("confidentiality", "The Customer shall keep the Supplier's Confidential Information confidential for one (1) year after termination.", "deviation"),
+    # data protection breach notice
+    ("data_protection", "The Supplier shall process personal data only on the Buyer's instructions and shall notify the Buyer of any personal data breach within seventy-two (72) hours.", "standard"),
+    ("data_protection", "The Processor shall notify the Customer of any security breach affecting personal data within five (5) days.", "fallback"),
+    ("data_protection", "The Supplier shall notify the Customer of any personal data breach within ten (10) business days.", "deviation"),
+]
+
+
+@pytest.mark.parametrize(("clause_type", "body", "expected"), CASES, ids=[f"{c}-{i}" for i, (c, _, _) in enumerate(CASES)])
+def test_crafted_clause_gets_the_playbook_verdict(clause_type, body, expected):
+    finding = verdict_of(clause_type, body)
+    assert finding["verdict"] == expected, finding
+
+
+def test_deviation_carries_playbook_severity_and_recommendation():
+    finding = verdict_of("liability_cap", "In no event shall the Provider's total liability exceed USD 10,000.")
+    entry = PLAYBOOK.entry("liability_cap")
+    assert finding["severity"] == entry.severity == "high"
+    assert finding["recommendation"] == entry.recommendation
+
+
+def test_missing_clause_types_get_missing_with_playbook_severity():
+    contract = parse_contract("1. SCOPE\n\n1.1 The Supplier shall deliver the goods listed in Schedule 1.\n", "x.txt")
+    findings = {f["clause_type"]: f for f in detect_all(contract, PLAYBOOK)}
+    assert list(findings) == PLAYBOOK.clause_types
+    for clause_type, finding in findings.items():
+        assert finding["verdict"] == "missing"
+        assert finding["severity"] == PLAYBOOK.entry(clause_type).missing.severity
+        assert (finding["section"], finding["quote"], finding["start"], finding["end"]) == (None, None, -1, -1)
+
+
+def test_quotes_are_exact_slices_of_the_contract():
+    body = "\n\n".join(f"{i}. CLAUSE {i}\n\n{text}" for i, (_, text, _) in enumerate(CASES[:25], start=1))
+    contract = parse_contract(body, "many.txt")
+    for finding in detect_all(contract, PLAYBOOK):
+        if finding["verdict"] != "missing":
+            assert contract.text[finding["start"] : finding["end"]] == finding["quote"]

@@ -1,0 +1,112 @@
+"""Normalisation and sectioning on layouts real filings use."""
+
+from __future__ import annotations
+
+from tools.contract import parse_contract
+
+
+def ids(text: str) -> list[str]:
+    return [s.id for s in parse_contract(text, "t.txt").sections]
+
+
+def test_articles_in_roman_numerals_nest_their_sections():
+    text = (
+        "ARTICLE I\nDEFINITIONS\n\nSection 1.1 Terms. Words have meanings.\n\n"
+        "ARTICLE VII - LIABILITY\n\nSection 7.3 Cap. Liability shall not exceed the fees.\n"
+    )
+    contract = parse_contract(text, "t.txt")
+    assert [s.id for s in contract.sections] == ["1", "1.1", "7", "7.3"]
+    assert contract.section("1").title == "DEFINITIONS"
+    article = contract.section("7")
+    assert article.title == "LIABILITY"
+    assert "shall not exceed" in contract.section_text(article)  # the article covers 7.3
+    assert contract.section("Section 7.3").id == "7.3"
+    assert contract.section("article 7").id == "7"
+
+
+def test_subclauses_belong_to_their_parent_and_titles_are_read():
+    text = (
+        "1. TERM AND TERMINATION\n\n"
+        "1.1 Termination. Either party may terminate:\n(a) on breach; or\n(b) on insolvency.\n\n"
+        "1.2 Effect of Termination. Fees become due.\n"
+    )
+    contract = parse_contract(text, "t.txt")
+    assert [s.id for s in contract.sections] == ["1", "1.1", "1.2"]
+    first = contract.section("1.1")
+    assert first.title == "Termination"
+    assert "(b) on insolvency." in contract.section_text(first)
+
+
+def test_unnumbered_headings_get_ordered_ids_and_preamble_is_kept():
+    text = (
+        "This agreement is made between A and B.\n\n"
+        "DEFINITIONS\n\nWords have the meanings given.\n\n"
+        "Governing Law\n\nThe laws of Delaware govern this agreement.\n"
+    )
+    contract = parse_contract(text, "t.txt")
+    assert [(s.id, s.title) for s in contract.sections] == [
+        ("preamble", "Preamble"), ("h1", "DEFINITIONS"), ("h2", "Governing Law")
+    ]
+
+
+def test_table_of_contents_does_not_steal_section_ids():
+    toc = "TABLE OF CONTENTS\n\n1. Definitions 1\n2. Payment 3\n3. Law 4\n\n"
+    body = (
+        "1. Definitions. The following terms apply throughout this agreement and its schedules.\n\n"
+        "2. Payment. The Buyer pays within sixty days of receipt of a valid invoice.\n\n"
+        "3. Law. New York law governs this agreement and any dispute under it.\n"
+    )
+    contract = parse_contract(toc + body, "t.txt")
+    payment = contract.section("2")
+    assert "sixty days" in contract.section_text(payment)
+    assert len([s for s in contract.sections if s.id == "2"]) == 1
+
+
+def test_page_furniture_is_dropped_and_broken_sentences_joined():
+    raw = (
+        "1. PAYMENT\r\n\r\n"
+        "The Buyer shall pay each invoice within sixty (60) days of re-\r\n"
+        "ceipt, and disputed amounts may be withheld until the dispute is\r\n"
+        "\r\n- 3 -\r\n\r\nSource: ACME CORP, 10-K, 1/1/2020\r\n\r\n"
+        "resolved by the parties.\r\n\r\n"
+        "Page 4 of 9\r\n\r\nSource: ACME CORP, 10-K, 1/1/2020\r\n\r\n"
+        "2. CONFIDENTIAL TERMS\r\n\r\nThe fee is [***] per unit.\r\n\r\n"
+        "Source: ACME CORP, 10-K, 1/1/2020\r\n"
+    )
+    contract = parse_contract(raw, "t.txt")
+    text = contract.text
+    assert "receipt, and disputed amounts may be withheld until the dispute is resolved by the parties." in text
+    assert "Source:" not in text and "- 3 -" not in text and "Page 4" not in text
+    assert "\r" not in text
+    assert "[***]" in text
+    assert [s.id for s in contract.sections] == ["1", "2"]
+
+
+def test_nfkc_and_spacing_are_normalised():
+    contract = parse_contract("1. FEES\n\nThe ﬁxed   fee is\u00a0USD\u2002100.", "t.txt")
+    assert "The fixed fee is USD 100." in contract.text
+
+
+def test_sections_cover_the_text_with_valid_offsets():
+    text = "Preamble text here.\n\n1. ONE\n\nBody one.\n\n1.1 Sub. Body.\n\n2. TWO\n\nBody two.\n"
+    contract = parse_contract(text, "t.txt")
+    for section in contract.sections:
+        assert 0 <= section.start < section.end <= len(contract.text)
+    covered = sorted((s.start, e) for s, _, e in [(s, s.start, s.end) for s in contract.sections])
+    assert covered[0][0] == 0
+
+
+def test_cross_references_are_not_headings():
+    text = "1. TERM\n\nSection 4 of this Agreement applies. 2.5 million units are ordered.\n\n2. PRICE\n\nFixed.\n"
+    assert ids(text) == ["1", "2"]
+
+
+def test_headings_run_into_paragraphs_are_split_out():
+    text = (
+        "6. TERMS OF PAYMENT 6.1 Payment Terms. The Distributor pays within thirty days. "
+        "6.2 Late Payments. Interest accrues on late amounts at one percent per month.\n"
+    )
+    contract = parse_contract(text, "t.txt")
+    assert [s.id for s in contract.sections] == ["6", "6.1", "6.2"]
+    assert contract.section("6.2").title == "Late Payments"
+    assert "one percent per month" in contract.section_text(contract.section("6.2"))

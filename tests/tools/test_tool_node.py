@@ -1,0 +1,125 @@
+"""The LangChain tools as the reviewer model uses them: through a ToolNode in a graph, with
+the contract injected from state and findings appended by record_finding."""
+
+from __future__ import annotations
+
+import json
+import operator
+from typing import Annotated, Any, TypedDict
+
+import pytest
+from langchain_core.messages import AIMessage, AnyMessage
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.message import add_messages
+from langgraph.prebuilt import ToolNode
+
+from tools import TOOLS
+from tools.contract import parse_contract
+
+CONTRACT = parse_contract(
+    "MASTER SUPPLY AGREEMENT\n\n"
+    "9. LIABILITY\n\n"
+    "9.2 Limitation of Liability. The Supplier's total aggregate liability shall not exceed one times (1x) "
+    "the fees paid in the preceding twelve (12) months.\n\n"
+    "16. GOVERNING LAW\n\n"
+    "16.1 Governing Law. This Agreement shall be governed by the laws of the State of Texas.\n",
+    "tiny.txt",
+)
+
+
+class State(TypedDict, total=False):
+    messages: Annotated[list[AnyMessage], add_messages]
+    findings: Annotated[list[dict[str, Any]], operator.add]
+    contract: dict
+
+
+@pytest.fixture(scope="module")
+def graph():
+    builder = StateGraph(State)
+    builder.add_node("tools", ToolNode(TOOLS))
+    builder.add_edge(START, "tools")
+    builder.add_edge("tools", END)
+    return builder.compile()
+
+
+def call(graph, name: str, args: dict) -> tuple[dict, list[dict]]:
+    message = AIMessage("", tool_calls=[{"name": name, "args": args, "id": "call-1", "type": "tool_call"}])
+    out = graph.invoke({"messages": [message], "contract": CONTRACT.model_dump(), "findings": []})
+    return json.loads(out["messages"][-1].content), out["findings"]
+
+
+def test_tool_names_and_model_visible_arguments_match_the_architecture():
+    visible = {t.name: set(t.tool_call_schema.model_json_schema()["properties"]) for t in TOOLS}
+    assert visible == {
+        "list_sections": set(),
+        "read_section": {"section"},
+        "search_contract": {"query", "k"},
+        "find_clauses": {"clause_type"},
+        "assess_clause": {"clause_type", "section"},
+        "record_finding": {"clause_type", "verdict", "severity", "recommendation", "section", "quote"},
+    }
+    assert all(t.description for t in TOOLS)
+
+
+def test_list_and_read_sections(graph):
+    listed, _ = call(graph, "list_sections", {})
+    assert [s["id"] for s in listed["sections"]] == ["h1", "9", "9.2", "16", "16.1"]
+    read, _ = call(graph, "read_section", {"section": "9.2"})
+    assert read["title"] == "Limitation of Liability"
+    assert CONTRACT.text[read["start"] : read["end"]] == read["text"]
+    missing, _ = call(graph, "read_section", {"section": "42"})
+    assert "unknown section" in missing["error"]
+
+
+def test_search_find_and_assess(graph):
+    hits, _ = call(graph, "search_contract", {"query": "governing law Texas", "k": 2})
+    assert hits["hits"][0]["section"] in ("16", "16.1")
+    found, _ = call(graph, "find_clauses", {"clause_type": "liability_cap"})
+    best = found["candidates"][0]
+    assert best["section"] == "9.2" and CONTRACT.text[best["start"] : best["end"]] == best["quote"]
+    assert found["if_missing"] == {"severity": "medium", "recommendation": found["if_missing"]["recommendation"]}
+    assert found["if_missing"]["recommendation"].startswith("Raise the cap")
+    assessed, _ = call(graph, "assess_clause", {"clause_type": "governing_law", "section": "16.1"})
+    assert assessed["found"] is True and assessed["verdict"] == "deviation" and "Texas" in assessed["rationale"]
+    absent, _ = call(graph, "assess_clause", {"clause_type": "insurance", "section": "16.1"})
+    assert absent["found"] is False
+    unknown, _ = call(graph, "find_clauses", {"clause_type": "pizza"})
+    assert "unknown clause type" in unknown["error"]
+
+
+def test_record_finding_appends_with_true_offsets(graph):
+    answer, findings = call(graph, "record_finding", {
+        "clause_type": "liability_cap", "verdict": "fallback", "severity": "low",
+        "recommendation": "Raise the cap to 2x.", "section": "9.2",
+        "quote": "The Supplier's total   aggregate\nliability shall not exceed",  # whitespace differs
+    })
+    assert len(findings) == 1
+    finding = findings[0]
+    assert answer["recorded"] == finding
+    assert CONTRACT.text[finding["start"] : finding["end"]] == finding["quote"]
+    assert finding["quote"].startswith("The Supplier's total aggregate liability")
+
+
+def test_record_finding_missing_has_null_location(graph):
+    _, findings = call(graph, "record_finding", {
+        "clause_type": "insurance", "verdict": "missing", "severity": "medium", "recommendation": "",
+    })
+    assert findings[0]["section"] is None and findings[0]["start"] == -1
+    assert findings[0]["recommendation"]  # the playbook's recommendation fills a blank one
+
+
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        ({"clause_type": "pizza", "verdict": "deviation", "severity": "high", "recommendation": "x"}, "unknown clause type"),
+        ({"clause_type": "liability_cap", "verdict": "terrible", "severity": "high", "recommendation": "x", "section": "9.2"}, "unknown verdict"),
+        ({"clause_type": "liability_cap", "verdict": "deviation", "severity": "urgent", "recommendation": "x", "section": "9.2"}, "unknown severity"),
+        ({"clause_type": "liability_cap", "verdict": "deviation", "severity": "high", "recommendation": "x", "section": "77"}, "unknown section"),
+        ({"clause_type": "liability_cap", "verdict": "deviation", "severity": "high", "recommendation": "x", "section": "9.2", "quote": "words that are not there"}, "quote not found"),
+        ({"clause_type": "liability_cap", "verdict": "deviation", "severity": "high", "recommendation": "x"}, "needs a section or a quote"),
+    ],
+)
+def test_record_finding_rejects_bad_arguments_with_an_error_message(graph, args, error):
+    answer, findings = call(graph, "record_finding", args)
+    assert error in answer["error"]
+    assert findings == []

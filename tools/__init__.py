@@ -1,0 +1,144 @@
+"""The contract tools the reviewer model calls (`TOOLS`), and the plain functions behind them.
+
+The contract reaches each tool through LangGraph's `InjectedState` (`state["contract"]`, a
+`Contract.model_dump()`); the model never sees or passes it. The playbook is the default one
+(tools/playbook.yaml) unless the state carries `state["playbook"]` (a `Playbook.model_dump()`).
+Every tool answers with a JSON string; `record_finding` answers with a `Command` that appends
+the finding to `state["findings"]` and replies with a ToolMessage.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Annotated, Any
+
+from langchain_core.messages import ToolMessage
+from langchain_core.tools import InjectedToolCallId, tool
+from langgraph.prebuilt import InjectedState
+from langgraph.types import Command
+
+from tools.contract import Contract, load_contract, parse_contract
+from tools.operations import (
+    assess_clause_data,
+    build_finding,
+    find_clauses_data,
+    list_sections_data,
+    read_section_data,
+    search_contract_data,
+)
+from tools.playbook import Playbook, load_playbook
+from tools.review import detect_all, locate_quote
+
+__all__ = [
+    "TOOLS",
+    "Contract",
+    "assess_clause",
+    "detect_all",
+    "find_clauses",
+    "list_sections",
+    "load_contract",
+    "locate_quote",
+    "parse_contract",
+    "read_section",
+    "record_finding",
+    "search_contract",
+]
+
+
+@lru_cache(maxsize=1)
+def _default_playbook() -> Playbook:
+    return load_playbook()
+
+
+def _contract(state: dict[str, Any]) -> Contract | None:
+    raw = (state or {}).get("contract")
+    if not raw:
+        return None
+    return raw if isinstance(raw, Contract) else Contract.model_validate(raw)
+
+
+def _playbook(state: dict[str, Any]) -> Playbook:
+    raw = (state or {}).get("playbook")
+    if raw:
+        return raw if isinstance(raw, Playbook) else Playbook.model_validate(raw)
+    return _default_playbook()
+
+
+_NO_CONTRACT = {"error": "no contract is loaded in this run"}
+
+
+def _json(data: dict) -> str:
+    return json.dumps(data, ensure_ascii=False)
+
+
+@tool
+def list_sections(state: Annotated[dict, InjectedState]) -> str:
+    """List the contract's sections: id, title and character offsets. Call this first to see
+    how the contract is organised; section ids are what the other tools take."""
+    contract = _contract(state)
+    return _json(list_sections_data(contract) if contract else _NO_CONTRACT)
+
+
+@tool
+def read_section(section: str, state: Annotated[dict, InjectedState]) -> str:
+    """Read one section's full text by its id (e.g. "9.2", "7", "h3", "preamble").
+    A numbered section includes its sub-sections."""
+    contract = _contract(state)
+    return _json(read_section_data(contract, section) if contract else _NO_CONTRACT)
+
+
+@tool
+def search_contract(query: str, state: Annotated[dict, InjectedState], k: int = 5) -> str:
+    """Keyword (BM25) search over the sections, e.g. "limitation of liability" or
+    "terminate for convenience notice". Returns the k best sections with a snippet."""
+    contract = _contract(state)
+    return _json(search_contract_data(contract, query, k) if contract else _NO_CONTRACT)
+
+
+@tool
+def find_clauses(clause_type: str, state: Annotated[dict, InjectedState]) -> str:
+    """Find the sentences that carry a clause type of the playbook (e.g. "liability_cap",
+    "governing_law"), best first, each with its section, verbatim quote and offsets.
+    An empty candidate list means the contract probably lacks that clause."""
+    contract = _contract(state)
+    return _json(find_clauses_data(contract, _playbook(state), clause_type) if contract else _NO_CONTRACT)
+
+
+@tool
+def assess_clause(clause_type: str, section: str, state: Annotated[dict, InjectedState]) -> str:
+    """Assess a clause type in one section against the buyer's playbook: extracts the value
+    (cap multiple, notice days, jurisdiction, who indemnifies whom ...) and proposes a verdict
+    (standard | fallback | deviation), severity and recommendation, with the quote it read."""
+    contract = _contract(state)
+    return _json(assess_clause_data(contract, _playbook(state), clause_type, section) if contract else _NO_CONTRACT)
+
+
+@tool
+def record_finding(
+    clause_type: str,
+    verdict: str,
+    severity: str,
+    recommendation: str,
+    state: Annotated[dict, InjectedState],
+    tool_call_id: Annotated[str, InjectedToolCallId],
+    section: str | None = None,
+    quote: str | None = None,
+) -> Command:
+    """Record the final finding for one clause type. verdict is standard | fallback |
+    deviation | missing; severity is high | medium | low | none. For a clause that is present,
+    give the section and the verbatim quote (from read_section, find_clauses or assess_clause);
+    for "missing" leave section and quote empty. Recording a clause type again replaces it."""
+    contract = _contract(state)
+    if contract is None:
+        result: dict = _NO_CONTRACT
+    else:
+        result = build_finding(contract, _playbook(state), clause_type, verdict, severity, recommendation, section, quote)
+    if "error" in result:
+        message = ToolMessage(_json(result), tool_call_id=tool_call_id, name="record_finding", status="error")
+        return Command(update={"messages": [message]})
+    message = ToolMessage(_json({"recorded": result}), tool_call_id=tool_call_id, name="record_finding")
+    return Command(update={"findings": [result], "messages": [message]})
+
+
+TOOLS = [list_sections, read_section, search_contract, find_clauses, assess_clause, record_finding]

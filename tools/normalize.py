@@ -1,0 +1,109 @@
+"""Text normalisation for contracts: one clean paragraph per line, page furniture removed.
+
+Real filings (EDGAR exhibits, PDF extractions) carry running headers and footers, page
+numbers, lines broken at the layout width, words hyphenated across lines, and sentences
+split by page breaks. `normalise_text` undoes all of that while keeping the wording
+(including `[***]` redactions) exactly as written, so quotes taken from the result are
+verbatim contract language.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+
+_PAGE_NUMBER = re.compile(
+    r"^(?:[-–—_]*\s*)?(?:page\s+)?(?:\d{1,4}|[ivxlc]{1,6})(?:\s+of\s+\d{1,4})?(?:\s*[-–—_]*)?$",
+    re.IGNORECASE,
+)
+_PAGE_LABEL = re.compile(r"^page\s+\d{1,4}(?:\s+of\s+\d{1,4})?\b.{0,60}$", re.IGNORECASE)
+_SPACES = re.compile(r"[ \t\u00a0\u2000-\u200b\u3000]+")
+_HYPHENATED_END = re.compile(r"[A-Za-z]{2}-$")
+# A numbered heading run into the previous paragraph, as some filings print them:
+# "... payment. 6.1 Payment Terms. JRVS shall ..." or "... hereto. 7. WARRANTY 7.1 ...".
+_INLINE_HEADING = re.compile(
+    r"(?<=[.;:]) (?=(?:\d{1,2}\.\d{1,2}(?:\.\d{1,2})?\s+[A-Z][A-Za-z]+(?:\s+(?:[A-Z&][A-Za-z]*|of|and|for|the|to|in|on|or)){0,6}\.\s)"
+    r"|\d{1,2}\.\s+[A-Z][A-Z,;&/ -]{3,60}\s+\d{1,2}\.\d{1,2}\s)"
+    r"|(?<=[A-Z]{3}) (?=\d{1,2}\.\d{1,2}\s+[A-Z][a-z])"  # "TERMS OF PAYMENT 6.1 Payment Terms"
+)
+_TERMINAL = tuple('.:;!?)]"\'”’')
+
+# A line that opens a new block even without a blank line before it: a numbered heading,
+# a list item such as "(a)" or "(iv)", "Section 4", "ARTICLE II", a bullet.
+_BLOCK_START = re.compile(
+    r"^(?:"
+    r"(?:ARTICLE|Article|SECTION|Section|Schedule|SCHEDULE|Exhibit|EXHIBIT|Annex|ANNEX)\s+[\dIVXLC]+"
+    r"|\(?[a-zA-Z]\)\s"
+    r"|\(?[ivxIVX]{1,5}\)\s"
+    r"|\d{1,3}(?:\.\d{1,3})*\.?\s"
+    r"|[•\-*·]\s"
+    r")"
+)
+
+
+def _furniture_keys(lines: list[str]) -> set[str]:
+    """Short lines that recur on many pages (running headers/footers), digits ignored."""
+    counts = Counter(_shape(line) for line in lines if 3 <= len(line) <= 100)
+    return {
+        key
+        for key, n in counts.items()
+        if n >= 3 and "***" not in key and not _BLOCK_START.match(key) and any(c.isalpha() for c in key)
+        and not key.endswith(":") and key.lower() not in {"by:", "name:", "title:", "date:"}
+    }
+
+
+def _shape(line: str) -> str:
+    return re.sub(r"\d+", "#", line.strip())
+
+
+def _is_page_number(line: str) -> bool:
+    return bool(_PAGE_NUMBER.match(line) or _PAGE_LABEL.match(line))
+
+
+def _should_join(previous: str, following: str, *, blank_between: bool) -> bool:
+    """Whether `following` continues the sentence that `previous` left open."""
+    if not previous or not following or _BLOCK_START.match(following):
+        return False
+    open_sentence = not previous.endswith(_TERMINAL)
+    starts_lower = following[0].islower()
+    if blank_between:
+        # Across a blank line (usually a page break) only an obviously unfinished
+        # sentence continues: no closing punctuation and a lower-case continuation.
+        return open_sentence and starts_lower
+    if starts_lower:
+        return True
+    if not open_sentence:
+        return False
+    # Short all-caps or title lines are headings, not wrapped text.
+    if previous.isupper() and len(previous) < 80:
+        return False
+    return len(previous) >= 40
+
+
+def normalise_text(raw: str) -> str:
+    """Normalise contract text: NFKC, LF newlines, page furniture dropped, paragraphs joined.
+
+    The result has one paragraph (or heading, or list item) per line and single spaces.
+    """
+    text = unicodedata.normalize("NFKC", raw)
+    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\f", "\n").replace("\v", "\n")
+    text = text.replace("\u00ad", "")  # soft hyphens only mark where a word may break
+    lines = [_SPACES.sub(" ", line).strip() for line in text.split("\n")]
+    furniture = _furniture_keys(lines)
+    paragraphs: list[str] = []
+    blank_between = True
+    for line in lines:
+        if not line:
+            blank_between = True
+            continue
+        if _is_page_number(line) or _shape(line) in furniture:
+            continue  # a dropped page break counts as a blank line
+        if paragraphs and _HYPHENATED_END.search(paragraphs[-1]) and line[0].islower():
+            paragraphs[-1] = paragraphs[-1][:-1] + line  # a word hyphenated across lines
+        elif paragraphs and _should_join(paragraphs[-1], line, blank_between=blank_between):
+            paragraphs[-1] = f"{paragraphs[-1]} {line}"
+        else:
+            paragraphs.append(line)
+        blank_between = False
+    return "\n".join(_INLINE_HEADING.sub("\n", p) for p in paragraphs)

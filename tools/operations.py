@@ -1,0 +1,121 @@
+"""The plain functions behind the reviewer's tools: each takes a Contract (and the playbook)
+and returns the JSON-ready dict the tool answers with. Bad arguments give {"error": ...}."""
+
+from __future__ import annotations
+
+from tools.clauses import find_candidates
+from tools.contract import Contract
+from tools.playbook import Playbook
+from tools.review import (
+    SEVERITIES,
+    VERDICTS,
+    assess,
+    locate_quote,
+    make_finding,
+    recommendation_for,
+)
+from tools.rules import DETECTORS
+from tools.search import search_sections
+
+MAX_SECTION_CHARS = 12_000
+
+
+def _unknown_section(contract: Contract, section: str) -> dict:
+    ids = [s.id for s in contract.sections]
+    shown = ", ".join(ids[:40]) + (" ..." if len(ids) > 40 else "")
+    return {"error": f"unknown section {section!r}; call list_sections. Sections: {shown}"}
+
+
+def _unknown_clause_type(playbook: Playbook, clause_type: str) -> dict:
+    return {"error": f"unknown clause type {clause_type!r}; use one of: {', '.join(playbook.clause_types)}"}
+
+
+def list_sections_data(contract: Contract) -> dict:
+    return {"sections": [s.model_dump() for s in contract.sections]}
+
+
+def read_section_data(contract: Contract, section: str) -> dict:
+    found = contract.section(section)
+    if found is None:
+        return _unknown_section(contract, section)
+    text = contract.section_text(found)
+    result = {"section": found.id, "title": found.title, "start": found.start, "end": found.end, "text": text[:MAX_SECTION_CHARS]}
+    if len(text) > MAX_SECTION_CHARS:
+        result["truncated"] = True
+        result["note"] = "section text truncated; read its sub-sections for the rest"
+    return result
+
+
+def search_contract_data(contract: Contract, query: str, k: int = 5) -> dict:
+    if not query or not query.strip():
+        return {"error": "empty query; pass a few keywords, e.g. 'limitation of liability'"}
+    return {"hits": [h.as_dict() for h in search_sections(contract, query, k=max(1, min(int(k), 20)))]}
+
+
+def find_clauses_data(contract: Contract, playbook: Playbook, clause_type: str) -> dict:
+    if clause_type not in playbook.clauses and clause_type not in DETECTORS:
+        return _unknown_clause_type(playbook, clause_type)
+    candidates = find_candidates(contract, clause_type, limit=5)
+    result: dict = {"clause_type": clause_type, "candidates": [c.as_dict() for c in candidates]}
+    if clause_type in playbook.clauses:
+        entry = playbook.entry(clause_type)
+        # what to record if the clause turns out to be absent
+        result["if_missing"] = {"severity": entry.missing.severity,
+                                "recommendation": recommendation_for(entry, "missing")}
+    return result
+
+
+def assess_clause_data(contract: Contract, playbook: Playbook, clause_type: str, section: str) -> dict:
+    if clause_type not in playbook.clauses:
+        return _unknown_clause_type(playbook, clause_type)
+    found = contract.section(section)
+    if found is None:
+        return _unknown_section(contract, section)
+    finding = assess(contract, playbook.entry(clause_type), found)
+    if finding is None:
+        elsewhere = list(dict.fromkeys(c.section for c in find_candidates(contract, clause_type, limit=5)))[:3]
+        hint = f"; find_clauses ranks section {', '.join(elsewhere)} first" if elsewhere else "; the contract may lack it"
+        return {"clause_type": clause_type, "section": found.id, "found": False,
+                "reason": f"no {clause_type} language found in section {found.id}{hint}"}
+    return {"clause_type": clause_type, "section": finding["section"], "found": True, "quote": finding["quote"],
+            "start": finding["start"], "end": finding["end"], "verdict": finding["verdict"],
+            "severity": finding["severity"], "recommendation": finding["recommendation"],
+            "rationale": finding["rationale"]}
+
+
+def build_finding(contract: Contract, playbook: Playbook, clause_type: str, verdict: str, severity: str,
+                  recommendation: str, section: str | None = None, quote: str | None = None) -> dict:
+    """A validated finding with true offsets (`text[start:end] == quote`), or {"error": ...}."""
+    if clause_type not in playbook.clauses:
+        return _unknown_clause_type(playbook, clause_type)
+    verdict = (verdict or "").strip().lower()
+    severity = (severity or "").strip().lower()
+    if verdict not in VERDICTS:
+        return {"error": f"unknown verdict {verdict!r}; use one of: {', '.join(VERDICTS)}"}
+    if severity not in SEVERITIES:
+        return {"error": f"unknown severity {severity!r}; use one of: {', '.join(SEVERITIES)}"}
+    entry = playbook.entry(clause_type)
+    recommendation = (recommendation or "").strip() or None
+    if verdict == "missing":
+        return make_finding(entry, "missing", severity=severity, recommendation=recommendation)
+    where = None
+    if section:
+        where = contract.section(section)
+        if where is None:
+            return _unknown_section(contract, section)
+    if quote and quote.strip():
+        span = locate_quote(contract, quote, where)
+        if span is None:
+            return {"error": "quote not found in the contract; copy it verbatim from read_section or find_clauses"}
+    elif where is not None:
+        in_section = [c for c in find_candidates(contract, clause_type, limit=0) if where.start <= c.start < where.end]
+        if not in_section:
+            return {"error": f"pass a quote: no {clause_type} sentence was found in section {where.id}"}
+        span = (in_section[0].start, in_section[0].end)
+    else:
+        return {"error": "a finding other than 'missing' needs a section or a quote"}
+    start, end = span
+    holder = contract.section_at(start)
+    section_id = where.id if where is not None else (holder.id if holder else None)
+    return make_finding(entry, verdict, section_id, contract.text[start:end], start, end,
+                        severity=severity, recommendation=recommendation)

@@ -1,0 +1,130 @@
+"""The buyer's playbook: load and validate playbook.yaml into typed entries.
+
+Metric names the assessor understands (see tools/metrics.py):
+cap_multiple, indemnity_direction, notice_days, renewal_notice_days, payment_days,
+price_increase_pct, jurisdiction, assignment_freedom, insurance_amount, audit_scope,
+restriction_on_buyer, warranty_months, damages_direction, survival_years, breach_notice_hours.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from agent.errors import ConfigurationError
+
+DEFAULT_PLAYBOOK = Path(__file__).with_name("playbook.yaml")
+
+METRIC_NAMES = frozenset(
+    {
+        "cap_multiple",
+        "indemnity_direction",
+        "notice_days",
+        "renewal_notice_days",
+        "payment_days",
+        "price_increase_pct",
+        "jurisdiction",
+        "assignment_freedom",
+        "insurance_amount",
+        "audit_scope",
+        "restriction_on_buyer",
+        "warranty_months",
+        "damages_direction",
+        "survival_years",
+        "breach_notice_hours",
+    }
+)
+
+Severity = Literal["high", "medium", "low", "none"]
+
+
+class Missing(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    severity: Severity
+
+
+class Metric(BaseModel):
+    """A machine-checkable value and its thresholds (unused keys are allowed to be absent)."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: str
+    party: Literal["buyer", "supplier"] | None = None
+    standard_min: float | None = None
+    standard_max: float | None = None
+    fallback_min: float | None = None
+    fallback_max: float | None = None
+    max_renewal_months: float | None = None
+    standard: list[str] | None = None
+    fallback: list[str] | None = None
+
+    @model_validator(mode="after")
+    def _known_name(self) -> Metric:
+        if self.name not in METRIC_NAMES:
+            raise ValueError(f"unknown metric {self.name!r}; known: {', '.join(sorted(METRIC_NAMES))}")
+        return self
+
+
+class PlaybookEntry(BaseModel):
+    """One clause type: the buyer's positions and how to judge a contract against them."""
+
+    model_config = ConfigDict(extra="forbid")
+    id: str = ""
+    title: str
+    standard: str
+    fallback: str
+    deviation: str
+    severity: Literal["high", "medium", "low"]
+    missing: Missing
+    recommendation: str
+    metric: Metric | None = None
+
+
+class Playbook(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    version: int = 1
+    buyer_role: str = "buyer"
+    clauses: dict[str, PlaybookEntry] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _fill_ids(self) -> Playbook:
+        for key, entry in self.clauses.items():
+            entry.id = key
+        return self
+
+    @property
+    def clause_types(self) -> list[str]:
+        """Clause type ids in the order the playbook lists them."""
+        return list(self.clauses)
+
+    def entry(self, clause_type: str) -> PlaybookEntry:
+        try:
+            return self.clauses[clause_type]
+        except KeyError:
+            raise ConfigurationError(
+                f"unknown clause type {clause_type!r}; the playbook has: {', '.join(self.clause_types)}"
+            ) from None
+
+
+def load_playbook(path: str | Path | None = None) -> Playbook:
+    """Load the default playbook, or the user's YAML file; raises ConfigurationError if invalid."""
+    p = Path(path) if path is not None else DEFAULT_PLAYBOOK
+    try:
+        raw: Any = yaml.safe_load(p.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigurationError(f"playbook {p}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigurationError(f"playbook {p}: cannot read ({exc})") from exc
+    except yaml.YAMLError as exc:
+        raise ConfigurationError(f"playbook {p}: invalid YAML: {' '.join(str(exc).split())}") from exc
+    if not isinstance(raw, dict):
+        raise ConfigurationError(f"playbook {p}: expected a mapping with a 'clauses' key")
+    try:
+        return Playbook.model_validate(raw)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(x) for x in err['loc']) or '(top)'}: {err['msg']}" for err in exc.errors()[:5]
+        )
+        raise ConfigurationError(f"playbook {p}: {problems}") from None

@@ -1,0 +1,171 @@
+"""Sectioning: find the headings of normalised contract text and give each a stable id.
+
+Ids follow the contract's own numbering: "7.3" for "7.3", "Section 7.3" or "7.3." headings;
+"7" for "7.", "Section 7" and "ARTICLE VII" (roman article numbers become arabic so that
+"7.3" nests under "7" however the article is written). Sub-clauses such as "(a)" belong to
+their parent. Unnumbered ALL-CAPS or Title Case headings get "h1", "h2", ... in order, and
+text before the first heading is the "preamble". A numbered section extends over its
+sub-sections ("7" covers "7.1" ... "7.9"), so `text[start:end]` is everything under it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
+
+_ARTICLE = re.compile(r"^(?:ARTICLE|Article)\s+([IVXLC]{1,7}|\d{1,3})\b\.?\s*[:\-–—.]?\s*(.*)$")
+_SECTION = re.compile(r"^(?:SECTION|Section|Clause|CLAUSE)\s+(\d{1,3}(?:\.\d{1,3})*)\b\.?\s*[:\-–—]?\s*(.*)$")
+_NUMBERED = re.compile(r"^(\d{1,3}(?:\.\d{1,3})*)(\.?)\s+(.*)$")
+_ROMAN_TOP = re.compile(r"^([IVX]{1,5})\.\s+(.*)$")
+_TITLE_WORD = re.compile(r"^[A-Z0-9(\"'“]")
+_SMALL_WORDS = {"a", "an", "and", "as", "at", "by", "for", "in", "of", "on", "or", "the", "to", "with", "&"}
+_TOC_TAIL = re.compile(r"(?:\.{3,}|\s)\s*\d{1,3}$")
+
+
+@dataclass
+class Heading:
+    id: str
+    title: str
+    start: int
+    numbered: bool
+
+
+def roman_to_int(value: str) -> int:
+    total = 0
+    for i, ch in enumerate(value):
+        current = _ROMAN[ch]
+        if i + 1 < len(value) and _ROMAN[value[i + 1]] > current:
+            total -= current
+        else:
+            total += current
+    return total
+
+
+def _title_from(rest: str) -> str:
+    """The heading words after a number: a leading title phrase ("Termination. Either ..."),
+    or the whole rest when it is itself a title; "" when the section starts with prose."""
+    rest = rest.strip()
+    if not rest:
+        return ""
+    lead = re.match(r"^([^.:]{2,80}?)[.:](?:\s|$)", rest)
+    if lead and _looks_like_title(lead.group(1)):
+        return lead.group(1).strip()
+    whole = rest.rstrip(".:").strip()
+    if len(whole) <= 80 and _looks_like_title(whole) or rest.isupper() and len(rest) <= 120:
+        return whole
+    return ""
+
+
+def _looks_like_title(phrase: str) -> bool:
+    words = phrase.split()
+    if not words or len(words) > 12:
+        return False
+    if phrase.isupper():
+        return True
+    return all(w[0].isupper() or not w[0].isalpha() or w.lower() in _SMALL_WORDS for w in words)
+
+
+def _is_unnumbered_heading(line: str) -> bool:
+    if len(line) > 80 or len(line) < 3 or line.endswith((",", ";", ":")):
+        return False
+    letters = [c for c in line if c.isalpha()]
+    if len(letters) < 3 or "***" in line:
+        return False
+    stripped = line.rstrip(".")
+    if stripped.isupper():
+        return len(stripped.split()) <= 10
+    words = stripped.split()
+    return 1 <= len(words) <= 8 and not line.endswith(".") and _looks_like_title(stripped)
+
+
+def _numbered_heading(line: str) -> tuple[str, str] | None:
+    """(id, title) if the line opens a numbered section."""
+    if m := _ARTICLE.match(line):
+        raw = m.group(1)
+        number = int(raw) if raw.isdigit() else roman_to_int(raw)
+        return str(number), _title_from(m.group(2))
+    if m := _SECTION.match(line):
+        rest = m.group(2)
+        if rest and not _TITLE_WORD.match(rest):
+            return None  # "Section 4 of this Agreement ..." is a cross-reference
+        return m.group(1), _title_from(rest)
+    if m := _NUMBERED.match(line):
+        number, dot, rest = m.groups()
+        parts = [int(p) for p in number.split(".")]
+        if (not dot and len(parts) == 1) or parts[0] == 0 or parts[0] > 100 or any(p > 99 for p in parts[1:]):
+            return None
+        if not rest or not _TITLE_WORD.match(rest):
+            return None
+        return number, _title_from(rest)
+    if m := _ROMAN_TOP.match(line):
+        if m.group(2)[:1].isupper():
+            return str(roman_to_int(m.group(1))), _title_from(m.group(2))
+    return None
+
+
+def find_headings(text: str) -> list[Heading]:
+    """Every heading of the text in order, with duplicate ids (tables of contents, restarted
+    lists) resolved in favour of the occurrence that carries the most text."""
+    candidates: list[Heading] = []
+    offset = 0
+    for line in text.split("\n"):
+        if line:
+            numbered = _numbered_heading(line)
+            if numbered:
+                candidates.append(Heading(numbered[0], numbered[1], offset, True))
+            elif _is_unnumbered_heading(line) and not _TOC_TAIL.search(line):
+                previous = candidates[-1] if candidates else None
+                if previous and previous.numbered and not previous.title and text.count("\n", previous.start, offset) == 1:
+                    previous.title = line.rstrip(".:").strip()  # "ARTICLE I" with its title on the next line
+                else:
+                    candidates.append(Heading("", line.rstrip(".:").strip(), offset, False))
+        offset += len(line) + 1
+    own_length = [
+        (candidates[i + 1].start if i + 1 < len(candidates) else len(text)) - h.start
+        for i, h in enumerate(candidates)
+    ]
+    def weight(i: int) -> tuple[bool, int]:
+        # A real section heading is followed by its own sub-sections ("2" then "2.1"); a
+        # table-of-contents line or a numbered list item in a schedule usually is not.
+        following = next((c for c in candidates[i + 1 :] if c.numbered), None)
+        has_children = following is not None and following.id.startswith(candidates[i].id + ".")
+        return has_children, own_length[i]
+
+    best: dict[str, int] = {}
+    for i, h in enumerate(candidates):
+        if h.numbered and (h.id not in best or weight(i) > weight(best[h.id])):
+            best[h.id] = i
+    kept: list[Heading] = []
+    counter = 0
+    for i, h in enumerate(candidates):
+        if h.numbered and best[h.id] != i:
+            continue
+        if not h.numbered:
+            counter += 1
+            h.id = f"h{counter}"
+        kept.append(h)
+    return kept
+
+
+def section_spans(text: str, headings: list[Heading]) -> list[tuple[str, str, int, int]]:
+    """(id, title, start, end) per section; a numbered section spans its sub-sections."""
+    spans: list[tuple[str, str, int, int]] = []
+    if headings and text[: headings[0].start].strip() or not headings and text.strip():
+        end = headings[0].start if headings else len(text)
+        spans.append(("preamble", "Preamble", 0, end))
+    for i, h in enumerate(headings):
+        end = len(text)
+        for later in headings[i + 1 :]:
+            if not (h.numbered and later.numbered and later.id.startswith(h.id + ".")):
+                end = later.start
+                break
+        spans.append((h.id, h.title, h.start, _trim_end(text, h.start, end)))
+    return spans
+
+
+def _trim_end(text: str, start: int, end: int) -> int:
+    while end > start and text[end - 1] in " \n":
+        end -= 1
+    return end
