@@ -1,0 +1,247 @@
+"""The offline reviewer's policy: the next tool calls (or the final review) from the messages alone.
+
+Stateless and deterministic: the same messages always give the same step. Each clause type moves
+through its own small path and every pending type's next call goes into one assistant turn, so a
+turn is a phase of parallel calls.
+
+- cold (no memory of the type): `list_sections` once; `find_clauses` and `search_contract`
+  together (detector and BM25 triangulate); `read_section` of the best candidate;
+  `assess_clause` there; `record_finding` with the assessment. No candidate anywhere, or two
+  detector candidates (one BM25-only hit) the assessor rejects: a `missing` finding with the severity and recommendation that
+  `find_clauses` carries in `if_missing` (else the remembered severity, else "medium").
+- warm (the memory block's episodes kept the type in section S): `assess_clause` at S straight
+  away, then `record_finding`. When episodes disagree, the two most similar distinct sections
+  are assessed in the same turn (one call more, one turn less: every turn re-sends the history).
+  If the clause is in none of them (or they do not exist here): `find_clauses` (and
+  `search_contract` only if the detector finds nothing), then the best candidate is assessed
+  without the listing and the reading (memory gave the orientation; the assessment quotes). A remembered "missing" (most similar
+  episode) gets one `find_clauses` to confirm the absence.
+- errors: each failing call is retried once in a different way (a reworded search, the next
+  candidate, a shorter quote); a type whose calls keep failing is given up with a note. A step
+  budget ends the review even if some types are unresolved, so the loop always terminates.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from agent.offline.progress import Progress, TypeProgress, finding_line, progress_of, search_query
+from agent.offline.transcript import Hint, Transcript
+
+STEP_BUDGET = 30  # assistant turns; a full cold review needs 6
+MAX_FAILURES_PER_TYPE = 4
+MAX_REMEMBERED_SECTIONS = 2  # distinct remembered sections tried before exploring
+DEFAULT_MISSING_SEVERITY = "medium"
+_SEVERITY_ORDER = ("high", "medium", "low", "none")
+
+
+@dataclass(frozen=True)
+class Call:
+    name: str
+    args: dict[str, Any]
+
+    def key(self) -> str:
+        return f"{self.name}:{json.dumps(self.args, sort_keys=True)}"
+
+
+@dataclass(frozen=True)
+class GiveUp:
+    note: str
+
+
+Decision = list[Call] | GiveUp | None  # None: the type is done
+
+
+def rank_candidates(tp: TypeProgress) -> list[str]:
+    """Sections for a type, best first: detector and BM25 rank summed, agreement wins."""
+    found = [str(c.get("section")) for c in (tp.find_result() or {}).get("candidates", []) if isinstance(c, dict)]
+    hits = [str(h.get("section")) for h in (tp.search_result() or {}).get("hits", []) if isinstance(h, dict)]
+    found, hits = list(dict.fromkeys(found)), list(dict.fromkeys(hits))
+    missing_rank = len(found) + len(hits) + 1
+    sections = list(dict.fromkeys([*found, *hits]))
+
+    def score(section: str) -> tuple[int, int, int]:
+        in_found = found.index(section) if section in found else missing_rank
+        in_hits = hits.index(section) if section in hits else missing_rank
+        return (in_found + in_hits, in_found, sections.index(section))
+
+    return sorted(sections, key=score)
+
+
+def _record_missing(tp: TypeProgress, hint: Hint | None) -> Call:
+    if_missing = (tp.find_result() or {}).get("if_missing") or {}
+    severity = if_missing.get("severity") or (hint.severity if hint else None) or DEFAULT_MISSING_SEVERITY
+    recommendation = if_missing.get("recommendation") or (
+        f"Add a {tp.clause_type.replace('_', ' ')} clause in line with the playbook."
+    )
+    args = {"clause_type": tp.clause_type, "verdict": "missing", "severity": severity,
+            "recommendation": recommendation, "section": None, "quote": None}
+    return Call("record_finding", args)
+
+
+def _shorter_quote(quote: str) -> str:
+    """A prefix of the quote (still an exact substring): its first sentence, at most 120 chars."""
+    first = re.split(r"(?<=[.;:])\s", quote.strip(), maxsplit=1)[0]
+    return first[:120].rstrip()
+
+
+def _record_found(tp: TypeProgress, assessment: dict[str, Any]) -> Decision:
+    failures = tp.failed(tp.records)
+    if failures >= 2:
+        return GiveUp(f"record_finding kept failing: {tp.records[-1].error}")
+    quote = str(assessment.get("quote") or "")
+    args = {"clause_type": tp.clause_type, "verdict": assessment.get("verdict"),
+            "severity": assessment.get("severity"), "recommendation": assessment.get("recommendation", ""),
+            "section": assessment.get("section"), "quote": quote if failures == 0 else _shorter_quote(quote)}
+    return [Call("record_finding", args)]
+
+
+def _missing(tp: TypeProgress, hint: Hint | None) -> Decision:
+    if tp.failed(tp.records) >= 2:
+        return GiveUp(f"record_finding kept failing: {tp.records[-1].error}")
+    return [_record_missing(tp, hint)]
+
+
+def _explore(tp: TypeProgress, *, detector_first: bool = False) -> list[Call]:
+    """The detector and BM25 calls the type still needs (a failed search is reworded once).
+
+    `detector_first` (after memory pointed elsewhere): search only if the detector finds nothing.
+    """
+    calls: list[Call] = []
+    if tp.find_result() is None and not tp.finds:
+        calls.append(Call("find_clauses", {"clause_type": tp.clause_type}))
+        if detector_first:
+            return calls
+    if detector_first and (tp.find_result() or {}).get("candidates"):
+        return calls
+    if tp.search_result() is None and len(tp.searches) < 2:
+        calls.append(Call("search_contract", {"query": search_query(tp.clause_type, len(tp.searches)), "k": 5}))
+    return calls
+
+
+def _cold(tp: TypeProgress, progress: Progress, hint: Hint | None, remembered: list[str]) -> Decision:
+    """Explore for the type. After wrong remembered sections (`remembered` non-empty) the listing
+    and the reading are skipped: memory gave the orientation, and assess_clause quotes anyway."""
+    if not remembered and not progress.listed and len(progress.listings) < 2:
+        return [Call("list_sections", {})]
+    calls = _explore(tp, detector_first=bool(remembered))
+    if calls:
+        return calls
+    if tp.find_result() is None and tp.search_result() is None:
+        return GiveUp("could not locate it: find_clauses and search_contract both failed")
+    cold_tries = [c for c in tp.assessments if c.answered and c.args.get("section") not in remembered]
+    rejected = {str(c.args.get("section")) for c in tp.assessments if c.ok}  # assessed: not there
+    errored = {str(c.args.get("section")) for c in tp.assessments if c.error}
+    ranked = [s for s in rank_candidates(tp) if s not in rejected | errored]
+    if not ranked:  # a section whose assessment failed (rather than rejected it) gets one more try
+        ranked = [s for s in rank_candidates(tp) if s in errored - rejected and s not in remembered]
+    detector_found = bool((tp.find_result() or {}).get("candidates"))
+    if len(cold_tries) >= (2 if detector_found else 1) or not ranked:
+        if cold_tries and all(c.error for c in cold_tries):
+            return GiveUp(f"assess_clause kept failing: {cold_tries[-1].error}")
+        return _missing(tp, hint)
+    best = ranked[0]
+    if not remembered and not progress.read_ok(best) and not progress.read_failed(best):
+        return [Call("read_section", {"section": best})]
+    return [Call("assess_clause", {"clause_type": tp.clause_type, "section": best})]
+
+
+def _verify_missing(tp: TypeProgress, hint: Hint) -> Decision:
+    """A remembered absence: one find_clauses; assess what it finds, else record missing."""
+    if not tp.finds:
+        return [Call("find_clauses", {"clause_type": tp.clause_type})]
+    found = tp.find_result()
+    if found is None:
+        return None
+    candidates = [str(c.get("section")) for c in found.get("candidates", []) if isinstance(c, dict)]
+    untried = [s for s in candidates if s not in tp.assessed_sections()]
+    if not untried or len(tp.assessed_sections()) >= 2:
+        return _missing(tp, hint)
+    return [Call("assess_clause", {"clause_type": tp.clause_type, "section": untried[0]})]
+
+
+def decide(tp: TypeProgress, progress: Progress, hints: list[Hint]) -> Decision:
+    """The next calls for one clause type, `GiveUp`, or None when its finding is recorded."""
+    if tp.finding is not None:
+        return None
+    if len(tp.errors()) >= MAX_FAILURES_PER_TYPE:
+        return GiveUp(f"too many tool errors, last: {tp.errors()[-1]}")
+    hint = hints[0] if hints else None
+    assessment = tp.good_assessment()
+    if assessment is not None:
+        return _record_found(tp, assessment)
+    if tp.records and tp.records[-1].args.get("verdict") == "missing":
+        return _missing(tp, hint)  # a missing finding failed to record: retry once, then give up
+    if hint is not None and hint.verdict == "missing":
+        verified = _verify_missing(tp, hint)
+        if verified is not None:
+            return verified
+    remembered = list(dict.fromkeys(h.section for h in hints if h.section))[:MAX_REMEMBERED_SECTIONS]
+    if hint is not None and hint.verdict != "missing":
+        untried = [s for s in remembered if s not in tp.assessed_sections()]
+        if untried:
+            return [Call("assess_clause", {"clause_type": tp.clause_type, "section": s}) for s in untried]
+    return _cold(tp, progress, hint, remembered)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One assistant turn: tool calls, or (when `calls` is empty) the final review text."""
+
+    calls: list[Call]
+    text: str = ""
+
+
+def call_id(step: int, index: int, call: Call) -> str:
+    digest = hashlib.blake2b(call.key().encode(), digest_size=4).hexdigest()
+    return f"offline_{step}_{index}_{digest}"
+
+
+def plan_next(transcript: Transcript) -> Plan:
+    """The reviewer's next assistant turn for this transcript."""
+    progress = progress_of(transcript)
+    if not progress.order:
+        return Plan([], "No clause types to review: the system prompt needs a line "
+                        "'Clause types to review: a, b, c'. Nothing was reviewed.")
+    gave_up: dict[str, str] = {}
+    calls: list[Call] = []
+    if transcript.model_steps < STEP_BUDGET:
+        for name in progress.order:
+            if name in gave_up:
+                continue
+            decision = decide(progress.types[name], progress, transcript.hints.get(name, []))
+            if isinstance(decision, GiveUp):
+                gave_up[name] = decision.note
+            elif decision:
+                calls.extend(decision)
+    else:
+        for name in progress.order:
+            if progress.types[name].finding is None:
+                gave_up.setdefault(name, f"step budget of {STEP_BUDGET} assistant turns used up")
+    unique = list({call.key(): call for call in calls}.values())
+    if unique:
+        return Plan(unique)
+    return Plan([], final_review(progress, gave_up))
+
+
+def final_review(progress: Progress, gave_up: dict[str, str]) -> str:
+    """A short summary of the recorded findings by severity."""
+    findings = [progress.types[n].finding for n in progress.order if progress.types[n].finding]
+    lines = [f"Review finished (offline deterministic reviewer, no language model): "
+             f"{len(findings)} of {len(progress.order)} clause types have a finding."]
+    by_severity: dict[str, list[str]] = {}
+    for finding in findings:
+        where = f"section {finding['section']}" if finding.get("section") else "absent"
+        by_severity.setdefault(str(finding.get("severity")), []).append(
+            f"{finding['clause_type']} ({finding.get('verdict')}, {where})")
+    for severity in sorted(by_severity, key=lambda s: (_SEVERITY_ORDER + (s,)).index(s)):
+        lines.append(f"{severity.capitalize()}: {'; '.join(by_severity[severity])}")
+    for name, note in gave_up.items():
+        lines.append(f"Not reviewed: {name} ({note})")
+    lines.append("Key findings:")
+    lines.extend(f"- {finding_line(f)}" for f in findings)
+    return "\n".join(lines)

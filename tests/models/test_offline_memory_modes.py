@@ -1,0 +1,171 @@
+"""The offline model's memory modes: working-memory summaries and run-artifacts extraction."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
+
+from agent.offline import OfflineReviewerModel
+from agent.prompts import EXTRACT_INSTRUCTIONS
+from memory.records import Outcome, RunArtifacts
+from memory.working import SUMMARIZE_INSTRUCTIONS, SUMMARY_PREFIX, compress, tool_pairs_intact
+from tests.models.review_sim import TOOL_SCHEMAS, drive, standard_world, start_messages
+from tests.models.test_offline_reviewer import TYPES, memory_block
+
+
+def extract(messages) -> RunArtifacts:
+    run = [m for m in messages if not isinstance(m, SystemMessage)]
+    request = [SystemMessage(EXTRACT_INSTRUCTIONS), *run, HumanMessage("Extract the run artifacts as JSON now.")]
+    answer = OfflineReviewerModel().invoke(request)
+    return RunArtifacts.model_validate_json(answer.content)
+
+
+def summary_of(messages) -> str:
+    request = [SystemMessage(SUMMARIZE_INSTRUCTIONS), *messages, HumanMessage("Write the summary now.")]
+    return OfflineReviewerModel().invoke(request).content
+
+
+# ---------------------------------------------------------------- summaries
+
+
+def test_summary_keeps_task_results_and_findings_in_parseable_lines():
+    run = drive(OfflineReviewerModel(), standard_world(), start_messages(TYPES))
+    text = summary_of(run.messages[1:15])  # task, listing, find/search phase, reads
+    lines = text.splitlines()
+    assert lines[0].startswith('Task: Review the supplier contract "acme_msa.txt"')
+    assert "Model steps so far: 3" in lines
+    assert "Listed sections: 1, 9.2, 14, 7" in lines
+    assert any(line.startswith("Candidates for liability_cap: sections 9.2") for line in lines)
+    assert any(line.startswith("Search for governing_law: sections 14") for line in lines)
+    assert "Read sections: 9.2, 14, 7" in lines
+
+
+def test_reviewer_continues_from_a_summary_exactly_where_it_left_off():
+    full = drive(OfflineReviewerModel(), standard_world(), start_messages(TYPES))
+    system, rest = full.messages[0], full.messages[1:]
+    cut = 14  # after the read phase: the next step is the assessments
+    summary = HumanMessage(f"{SUMMARY_PREFIX}\n{summary_of(rest[:cut])}")
+    model = OfflineReviewerModel().bind_tools(TOOL_SCHEMAS)
+    assert model.invoke([system, summary]).tool_calls == model.invoke(full.messages[: cut + 1]).tool_calls
+
+
+def test_summary_of_a_summary_keeps_recorded_findings():
+    full = drive(OfflineReviewerModel(), standard_world(), start_messages(TYPES))
+    first = HumanMessage(f"{SUMMARY_PREFIX}\n{summary_of(full.messages[1:19])}")  # up to the assessments
+    second = summary_of([first, *full.messages[19:23]])  # the recording phase
+    for line in ("Recorded finding: liability_cap in section 9.2: deviation (high)",
+                 "Recorded finding: governing_law in section 14: deviation (medium)"):
+        assert line in second
+    assert "Model steps so far: 5" in second
+
+
+def test_summary_drops_resolved_errors_and_keeps_unresolved_ones():
+    world = standard_world()
+    world.failing = {"search_contract": 1, "find_clauses": 1}
+    run = drive(OfflineReviewerModel(), world, start_messages(["liability_cap", "no_such_type"]))
+    text = summary_of(run.messages[1:])
+    assert "temporarily unavailable" not in text  # the failed search/find were resolved by later calls
+    assert "Failed: find_clauses -> unknown clause type 'no_such_type'" in text
+    assert "Recorded finding: liability_cap in section 9.2: deviation (high)" in text
+
+
+def test_review_with_aggressive_compression_reaches_the_same_findings():
+    world = standard_world()
+    uncompressed = drive(OfflineReviewerModel(), standard_world(), start_messages(TYPES))
+    run = drive(OfflineReviewerModel(), world, start_messages(TYPES), compress_with=OfflineReviewerModel(),
+                threshold=8, keep_recent=3)
+    assert run.compressions >= 2
+    assert tool_pairs_intact(run.messages)
+    assert {t: f["section"] for t, f in world.findings.items()} == {"liability_cap": "9.2", "governing_law": "14",
+                                                                      "warranty": "7"}
+    assert len(run.calls_named("assess_clause")) == len(uncompressed.calls_named("assess_clause"))
+    assert len(run.calls_named("record_finding")) == 3  # no finding recorded twice
+
+
+def test_compress_uses_the_offline_summary():
+    full = drive(OfflineReviewerModel(), standard_world(), start_messages(TYPES))
+    squeezed = compress(full.messages, OfflineReviewerModel(), threshold=10, keep_recent=1)
+    assert squeezed is not None
+    summary = next(m for m in squeezed.messages if isinstance(m, HumanMessage))
+    assert summary.content.startswith(SUMMARY_PREFIX)
+    assert "Recorded finding: warranty in section 7: deviation (high)" in summary.content
+    assert squeezed.output_tokens > 0
+
+
+# ---------------------------------------------------------------- extraction
+
+
+def test_extraction_of_a_complete_run_is_valid_run_artifacts():
+    run = drive(OfflineReviewerModel(), standard_world(), start_messages(TYPES))
+    artifacts = extract(run.messages)
+    assert artifacts.outcome == Outcome.COMPLETED
+    assert artifacts.key_findings == ["liability_cap in section 9.2: deviation (high)",
+                                      "governing_law in section 14: deviation (medium)",
+                                      "warranty in section 7: deviation (high)"]
+    assert "acme_msa.txt" in artifacts.task_summary
+    assert "Acme Components Ltd and Beta Retail Inc" in artifacts.task_summary
+    assert "MASTER SUPPLY AGREEMENT" in artifacts.task_summary
+    assert artifacts.tools_used == ["list_sections", "find_clauses", "search_contract", "read_section",
+                                    "assess_clause", "record_finding"]
+    assert artifacts.step_count == run.steps
+    assert artifacts.reusable_patterns
+    assert artifacts.procedure is not None and 4 <= len(artifacts.procedure.steps) <= 8
+    assert artifacts.fact_candidates
+    assert all(0.7 <= f.confidence <= 0.9 and f.domain == "supplier_contracts" for f in artifacts.fact_candidates)
+    texts = [f.text for f in artifacts.fact_candidates]
+    assert "Supplier contracts often deviate from the buyer's playbook on liability cap (high severity)." in texts
+    assert "Acme Components Ltd contracts place the liability cap clause in section 9." in texts
+
+
+def test_extraction_wording_is_stable_across_runs_so_facts_can_be_confirmed():
+    first = extract(drive(OfflineReviewerModel(), standard_world(), start_messages(TYPES)).messages)
+    block = memory_block("liability_cap in section 9.2: deviation (high)")
+    second = extract(drive(OfflineReviewerModel(), standard_world(), start_messages(TYPES, block)).messages)
+    assert {f.text for f in first.fact_candidates} == {f.text for f in second.fact_candidates}
+    assert first.procedure == second.procedure
+    assert "remembered clause locations" in second.approach and "remembered" not in first.approach
+
+
+def test_extraction_outcome_partial_and_failed():
+    partial = drive(OfflineReviewerModel(), standard_world(), start_messages([*TYPES, "no_such_type"]))
+    assert extract(partial.messages).outcome == Outcome.PARTIAL
+    world = standard_world()
+    world.failing = {"record_finding": 1000}
+    failed = extract(drive(OfflineReviewerModel(), world, start_messages(TYPES)).messages)
+    assert failed.outcome == Outcome.FAILED
+    assert failed.key_findings == [] and failed.procedure is None and failed.fact_candidates == []
+
+
+def test_extraction_after_compression_still_sees_the_task_and_all_findings():
+    run = drive(OfflineReviewerModel(), standard_world(), start_messages(TYPES), compress_with=OfflineReviewerModel(),
+                threshold=8, keep_recent=3)
+    artifacts = extract(run.messages)
+    assert artifacts.outcome == Outcome.COMPLETED
+    assert len(artifacts.key_findings) == 3
+    assert "acme_msa.txt" in artifacts.task_summary
+    assert artifacts.step_count == run.steps
+
+
+def test_extraction_ignores_findings_that_only_the_memory_block_mentions():
+    messages = start_messages(TYPES, memory_block("liability_cap in section 9.2: deviation (high)"))
+    artifacts = extract(messages)  # no tool was called in this run
+    assert artifacts.outcome == Outcome.FAILED and artifacts.key_findings == []
+
+
+def test_extraction_with_structured_output_returns_run_artifacts():
+    run = drive(OfflineReviewerModel(), standard_world(), start_messages(TYPES))
+    request = [SystemMessage(EXTRACT_INSTRUCTIONS), *run.messages[1:]]
+    for method in ("function_calling", "json_schema", "json_mode"):
+        artifacts = OfflineReviewerModel().with_structured_output(RunArtifacts, method=method).invoke(request)
+        assert isinstance(artifacts, RunArtifacts) and artifacts.outcome == Outcome.COMPLETED, method
+
+
+@pytest.mark.parametrize("tool_result", ["not json at all", json.dumps(["a", "list"])])
+def test_odd_tool_results_count_as_errors(tool_result):
+    messages = [*start_messages(["liability_cap"]),
+                AIMessage("", tool_calls=[{"name": "list_sections", "args": {}, "id": "c1"}]),
+                ToolMessage(tool_result, tool_call_id="c1", name="list_sections")]
+    answer = OfflineReviewerModel().bind_tools(TOOL_SCHEMAS).invoke(messages)
+    assert [c["name"] for c in answer.tool_calls] == ["list_sections"]  # retried once
