@@ -137,6 +137,10 @@ class Procedure(BaseModel):
         """Derived at read time from the atomic counters; None before the first use."""
         return self.successes / self.applications if self.applications else None
 
+    def on_trial(self, trial_uses: int) -> bool:
+        """Validated but applied fewer than `trial_uses` times: served, labelled as a trial."""
+        return self.status == ProcedureStatus.VALIDATED and self.applications < trial_uses
+
 
 T = TypeVar("T")
 

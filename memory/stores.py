@@ -1,14 +1,17 @@
 """One protocol per durable tier plus the confirmation log: the seam every backend implements.
 
 Methods speak the domain (`add`, `search`, `best`, `observe`), not generic CRUD. Every call takes
-the `Namespace`; a backend confines each call to that namespace by its storage key.
+the `Namespace`; a backend confines each call to that namespace by its storage key: episodes and
+procedures are keyed by tenant + agent; facts and the confirmation log by tenant alone (domain
+knowledge is shared by every agent of a tenant, never across tenants). Searches follow the hybrid
+rules of `memory.retrieval`; `serving_order` is the procedure-serving policy every backend uses.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Protocol, runtime_checkable
+from typing import Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel
 
@@ -24,7 +27,8 @@ class VectorQuery(BaseModel):
     k: int
     min_score: float
     now: datetime
-    domain: str | None = None
+    domain: str | None = None  # facts only: keep this domain
+    mode: Literal["hybrid", "vector", "lexical"] = "hybrid"  # the last two measure what fusion adds
 
 
 @runtime_checkable
@@ -36,8 +40,9 @@ class EpisodeStore(Protocol):
     def get(self, ns: Namespace, run_id: str) -> Episode | None: ...
 
     def search(self, ns: Namespace, query: VectorQuery) -> list[Scored[Episode]]:
-        """Unexpired episodes of the whole history scoring >= min_score, best first,
-        COMPLETED preferred on ties."""
+        """Unexpired episodes of the whole history that pass the `min_score` cosine threshold or
+        share an identifier with the query, best first (see `memory.retrieval`), COMPLETED
+        preferred on ties. `Scored.score` is the cosine similarity."""
         ...
 
     def list(self, ns: Namespace, *, limit: int = 50, outcome: Outcome | None = None) -> list[Episode]: ...
@@ -68,8 +73,11 @@ class ProcedureStore(Protocol):
 
     def get(self, ns: Namespace, procedure_id: str) -> Procedure | None: ...
 
-    def best(self, ns: Namespace, task_type: str) -> Procedure | None:
-        """The validated procedure to serve for a task type, or None. Never a pending one."""
+    def best(
+        self, ns: Namespace, task_type: str, *, min_uses: int = 3, min_success_rate: float = 0.6
+    ) -> Procedure | None:
+        """The validated procedure to serve for a task type (first of `serving_order`), or None.
+        Never a pending, rejected or needs_review one."""
         ...
 
     def list(
@@ -80,8 +88,11 @@ class ProcedureStore(Protocol):
         self, ns: Namespace, procedure_id: str, status: ProcedureStatus, *, by: str | None = None
     ) -> Procedure: ...
 
-    def record_application(self, ns: Namespace, procedure_id: str, *, success: bool) -> None:
-        """Atomically count one use (and one success if it succeeded)."""
+    def record_application(
+        self, ns: Namespace, procedure_id: str, *, success: bool, run_id: str | None = None
+    ) -> None:
+        """Atomically count one use (and one success if it succeeded). With `run_id`, a run is
+        counted at most once per procedure: a repeat call with the same run changes nothing."""
         ...
 
     def delete(self, ns: Namespace, procedure_ids: Sequence[str]) -> int: ...
@@ -106,3 +117,29 @@ class MemoryBackend(Protocol):
     confirmations: ConfirmationLog
 
     def close(self) -> None: ...
+
+
+def serving_order(
+    procedures: Sequence[Procedure], *, min_uses: int = 3, min_success_rate: float = 0.6
+) -> list[Procedure]:
+    """The validated procedures worth serving, best first.
+
+    Proven ones (>= `min_uses` applications, success rate >= `min_success_rate`) come first, by
+    rate then uses. Trials (validated, fewer than `min_uses` applications) follow, by smoothed
+    rate (successes + 1) / (applications + 2), newest first on ties. Validated procedures that
+    failed their trial (>= `min_uses`, rate below the minimum) are never served; decay flags them.
+    """
+    proven: list[Procedure] = []
+    trials: list[Procedure] = []
+    for procedure in procedures:
+        if procedure.status != ProcedureStatus.VALIDATED:
+            continue
+        if procedure.applications < min_uses:
+            trials.append(procedure)
+        elif (procedure.success_rate or 0.0) >= min_success_rate:
+            proven.append(procedure)
+    proven.sort(key=lambda p: (-(p.success_rate or 0.0), -p.applications, p.procedure_id))
+    trials.sort(
+        key=lambda p: (-(p.successes + 1) / (p.applications + 2), -p.created_at.timestamp(), p.procedure_id)
+    )
+    return proven + trials

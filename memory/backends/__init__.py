@@ -1,0 +1,40 @@
+"""Backend selection: `open_memory(url)` opens the four durable stores a URL names.
+
+"sqlite:///relative/or/absolute/path.sqlite" is the embedded default (no network, one file).
+"aws://..." loads `memory.backends.aws` lazily, so cloud SDKs are only needed when asked for.
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+from memory.errors import MemoryConfigError
+from memory.stores import MemoryBackend
+
+
+def open_memory(url: str) -> MemoryBackend:
+    """Open the backend named by `url`; raises MemoryConfigError with what to fix."""
+    scheme, sep, rest = url.strip().partition("://")
+    if not url.strip():
+        raise MemoryConfigError("no memory URL given: use 'sqlite:///path/to/memory.sqlite' or 'aws://...'")
+    if not sep:
+        raise MemoryConfigError(f"memory URL {url!r} has no scheme: use 'sqlite:///path' or 'aws://...'")
+    if scheme == "sqlite":
+        # sqlite:///data/m.sqlite -> "/data/m.sqlite" is relative ("data/m.sqlite"), as in SQLAlchemy;
+        # sqlite:////abs/m.sqlite -> absolute. A bare sqlite://relative also works.
+        path = rest[1:] if rest.startswith("/") else rest
+        if not path:
+            raise MemoryConfigError(f"memory URL {url!r} names no file: use 'sqlite:///path/to/memory.sqlite'")
+        from memory.backends.sqlite import SqliteMemory
+
+        return SqliteMemory(Path(path))
+    if scheme == "aws":
+        try:
+            aws = importlib.import_module("memory.backends.aws")
+        except ImportError as exc:
+            raise MemoryConfigError(
+                f"the AWS memory backend is unavailable ({exc}); install the extra: pip install 'contract-memory-agent[aws]'"
+            ) from exc
+        return aws.open_aws_memory(url)
+    raise MemoryConfigError(f"unknown memory URL scheme {scheme!r} in {url!r}: use 'sqlite:///path' or 'aws://...'")

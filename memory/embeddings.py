@@ -1,0 +1,129 @@
+"""Offline embedding models for memory, their names, and their calibrated similarity thresholds.
+
+Every stored vector records `model_name_of(embeddings)`; vectors of different models are never
+compared. Cosine thresholds do not transfer between models (see docs/CALIBRATION.md), so the
+design's 0.75 (episodes) and 0.6 (facts) are re-derived per model in `calibrated_thresholds`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from langchain_core.embeddings import Embeddings
+
+from memory.errors import MemoryConfigError
+
+WORDLLAMA_DEFAULT = "l2_supercat"
+
+# (episode_min, fact_min) per model; how they were chosen and the figures: docs/CALIBRATION.md.
+_THRESHOLDS: dict[str, tuple[float, float]] = {
+    "wordllama-l2-supercat-256": (0.25, 0.15),
+    "hash-256": (0.25, 0.25),
+    # The reference design's values, set for Titan text embeddings v2 (not re-measured here).
+    "amazon.titan-embed-text-v2:0": (0.75, 0.6),
+}
+
+
+class WordLlamaEmbeddings(Embeddings):
+    """LangChain embeddings over the 256-dim WordLlama model shipped in the wheel (no network)."""
+
+    def __init__(self, config: str = WORDLLAMA_DEFAULT, dim: int = 256) -> None:
+        self._model = _load_wordllama(config, dim)
+        self.model_name = f"wordllama-{config.replace('_', '-')}-{dim}"
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        if not texts:
+            return []
+        with np.errstate(invalid="ignore", divide="ignore"):  # an empty text embeds to 0/0
+            vectors = np.asarray(self._model.embed(list(texts), norm=True), dtype=np.float32)
+        return np.nan_to_num(vectors).tolist()
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.embed_documents([text])[0]
+
+
+class HashEmbeddings(Embeddings):
+    """A tiny deterministic embedder (hashed word unigrams and bigrams), for tests and demos.
+
+    Texts sharing words are similar; it knows nothing of synonyms. Needs no model file at all.
+    """
+
+    def __init__(self, dim: int = 256) -> None:
+        if dim < 8:
+            raise MemoryConfigError(f"hash embeddings need at least 8 dimensions, got {dim}")
+        self.dim = dim
+        self.model_name = f"hash-{dim}"
+
+    def _embed(self, text: str) -> list[float]:
+        words = [w[:-1] if len(w) > 3 and w.endswith("s") else w for w in re.findall(r"[a-z0-9]+", text.lower())]
+        vector = np.zeros(self.dim, dtype=np.float32)
+        for feature in [*words, *(f"{a} {b}" for a, b in zip(words, words[1:], strict=False))]:
+            digest = hashlib.blake2b(feature.encode(), digest_size=8).digest()
+            index = int.from_bytes(digest[:4], "little") % self.dim
+            vector[index] += 1.0 if digest[4] & 1 else -1.0
+        norm = float(np.linalg.norm(vector))
+        return (vector / norm if norm else vector).tolist()
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return [self._embed(text) for text in texts]
+
+    def embed_query(self, text: str) -> list[float]:
+        return self._embed(text)
+
+
+@lru_cache(maxsize=4)
+def _load_wordllama(config: str, dim: int) -> Any:
+    import wordllama
+    from wordllama import WordLlama
+
+    # Loading from the package folder keeps it offline: plain load() fetches a tokenizer.
+    try:
+        return WordLlama.load(config=config, dim=dim, cache_dir=Path(wordllama.__file__).parent, disable_download=True)
+    except Exception as exc:  # wordllama raises plain errors for unknown configs / missing files
+        raise MemoryConfigError(f"cannot load WordLlama model {config!r} at {dim} dims offline: {exc}") from exc
+
+
+def load_embeddings(spec: str | Embeddings) -> Embeddings:
+    """Build offline embeddings from a spec: "wordllama[:<config>]" or "hash[:<dim>]".
+
+    An `Embeddings` instance passes through unchanged (cloud models are built by the caller).
+    """
+    if isinstance(spec, Embeddings):
+        return spec
+    name, _, arg = spec.strip().partition(":")
+    if name == "wordllama":
+        return WordLlamaEmbeddings(arg or WORDLLAMA_DEFAULT)
+    if name == "hash":
+        if arg and not arg.isdigit():
+            raise MemoryConfigError(f"hash embeddings take a dimension, e.g. 'hash:256', not {spec!r}")
+        return HashEmbeddings(int(arg) if arg else 256)
+    raise MemoryConfigError(f"unknown embeddings {spec!r}: use 'wordllama', 'wordllama:<config>', 'hash' or 'hash:<dim>'")
+
+
+def model_name_of(embeddings: Embeddings) -> str:
+    """The name recorded next to every vector this model makes."""
+    for attribute in ("model_name", "model_id", "model"):
+        value = getattr(embeddings, attribute, None)
+        if isinstance(value, str) and value:
+            return value
+    return type(embeddings).__name__
+
+
+def calibrated_thresholds(model_name: str) -> tuple[float, float]:
+    """(episode_min, fact_min) cosine thresholds calibrated for `model_name`.
+
+    Raises MemoryConfigError for a model nobody calibrated: set both minimum scores explicitly.
+    """
+    try:
+        return _THRESHOLDS[model_name]
+    except KeyError:
+        known = ", ".join(sorted(_THRESHOLDS))
+        raise MemoryConfigError(
+            f"no calibrated similarity thresholds for embedding model {model_name!r} (known: {known}); "
+            "set the episode and fact minimum scores explicitly, calibrated as in docs/CALIBRATION.md"
+        ) from None

@@ -1,0 +1,26 @@
+"""The memory package's own errors; `agent/` maps them onto its hierarchy at the edge.
+
+`memory/` must not import `agent/`, so it raises these. Both subclass a builtin too, so code that
+does not know this module still catches them sensibly.
+"""
+
+from __future__ import annotations
+
+
+class MemoryConfigError(ValueError):
+    """A memory URL, embedding spec or tier setting is invalid, or an extra is not installed."""
+
+
+class MemoryBackendError(RuntimeError):
+    """A memory backend failed or refused an operation; nothing of the failed write was kept."""
+
+
+class UnknownRecordError(MemoryBackendError, KeyError):
+    """An operation named a record (e.g. a procedure id) that does not exist in the namespace."""
+
+    def __str__(self) -> str:  # KeyError would repr() the message
+        return str(self.args[0]) if self.args else ""
+
+
+class MemoryRequestError(ValueError):
+    """A request the memory rules forbid, e.g. approving a rejected procedure or an anonymous approval."""

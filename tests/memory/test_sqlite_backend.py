@@ -1,0 +1,174 @@
+"""What only the SQLite backend has: URLs, migrations, processes sharing a file, speed at scale."""
+
+from __future__ import annotations
+
+import multiprocessing
+import random
+import sqlite3
+import time
+from datetime import UTC, datetime, timedelta
+
+import numpy as np
+import pytest
+
+from memory.backends import open_memory
+from memory.backends.sqlite import SqliteMemory
+from memory.backends.sqlite_db import MIGRATIONS, scope_token
+from memory.backends.sqlite_search import as_blob
+from memory.errors import MemoryConfigError
+from memory.records import Episode, Namespace, Outcome, Procedure, ProcedureStatus
+from memory.retrieval import identifiers
+from memory.stores import VectorQuery
+
+NOW = datetime(2026, 6, 1, tzinfo=UTC)
+NS = Namespace(tenant="acme", agent="reviewer")
+
+
+@pytest.mark.parametrize("url", ["", "   ", "memory.sqlite", "sqlite://", "sqlite:///", "postgres://db/x"])
+def test_bad_memory_urls_are_refused_with_the_fix(url):
+    with pytest.raises(MemoryConfigError, match="sqlite:///"):
+        open_memory(url)
+
+
+def test_aws_urls_need_the_aws_module(monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "memory.backends.aws", None)  # as if it failed to import
+    with pytest.raises(MemoryConfigError, match=r"contract-memory-agent\[aws\]"):
+        open_memory("aws://?region=us-east-1")
+
+
+def test_relative_and_absolute_sqlite_urls(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    open_memory("sqlite:///data/relative.sqlite").close()
+    assert (tmp_path / "data" / "relative.sqlite").exists()
+    absolute = tmp_path / "abs" / "m.sqlite"
+    open_memory(f"sqlite:///{absolute}").close()
+    assert absolute.exists()
+
+
+def test_migrations_are_applied_once_and_a_newer_file_is_refused(tmp_path):
+    path = tmp_path / "m.sqlite"
+    with SqliteMemory(path) as memory:
+        assert memory.db.schema_version == len(MIGRATIONS)
+    with SqliteMemory(path) as memory:  # reopening applies nothing twice
+        assert memory.db.schema_version == len(MIGRATIONS)
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        conn.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
+    with pytest.raises(MemoryConfigError, match="upgrade the package"):
+        SqliteMemory(path)
+
+
+def test_a_file_at_version_one_is_migrated_forward(tmp_path):
+    path = tmp_path / "old.sqlite"
+    with sqlite3.connect(path) as conn:
+        for statement in MIGRATIONS[0]:
+            conn.execute(statement)
+        conn.execute("PRAGMA user_version = 1")
+    with SqliteMemory(path) as memory:
+        assert memory.db.schema_version == len(MIGRATIONS)
+        memory.episodes.add(NS, _episode("r1", "clause 7.3"), [1.0, 0.0])
+        hits = memory.episodes.search(NS, _query("clause 7.3", [0.0, 1.0]))
+        assert [h.item.run_id for h in hits] == ["r1"]
+        indexes = {r[0] for r in memory.db._conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
+        assert "episodes_by_outcome" in indexes
+
+
+def test_a_write_by_another_connection_is_seen_by_a_warm_cache(tmp_path):
+    path = tmp_path / "m.sqlite"
+    with SqliteMemory(path) as reader, SqliteMemory(path) as writer:
+        writer.episodes.add(NS, _episode("a"), [1.0, 0.0])
+        assert [h.item.run_id for h in reader.episodes.search(NS, _query())] == ["a"]
+        writer.episodes.add(NS, _episode("b"), [0.9, 0.1])
+        assert [h.item.run_id for h in reader.episodes.search(NS, _query())] == ["a", "b"]
+        writer.episodes.delete(NS, ["a"])
+        assert [h.item.run_id for h in reader.episodes.search(NS, _query())] == ["b"]
+
+
+def _count_in_process(path: str, worker: int) -> None:
+    memory = SqliteMemory(path)
+    ns = Namespace(tenant="acme", agent="reviewer")
+    for i in range(20):
+        memory.procedures.record_application(ns, "p1", success=i % 2 == 0)
+        memory.confirmations.observe(ns, "fact", f"run-{worker}-{i % 5}")
+    memory.close()
+
+
+def test_several_processes_count_exactly(tmp_path):
+    path = tmp_path / "m.sqlite"
+    with SqliteMemory(path) as memory:
+        memory.procedures.propose(NS, Procedure(procedure_id="p1", task_type="review", title="t", steps=["a"]))
+        memory.procedures.set_status(NS, "p1", ProcedureStatus.VALIDATED, by="dana")
+    context = multiprocessing.get_context("spawn")
+    workers = [context.Process(target=_count_in_process, args=(str(path), w)) for w in range(4)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join(60)
+        assert w.exitcode == 0
+    with SqliteMemory(path) as memory:
+        stored = memory.procedures.get(NS, "p1")
+        assert (stored.applications, stored.successes) == (80, 40)
+        assert len(memory.confirmations.runs(NS, "fact")) == 20  # 4 workers x 5 distinct runs
+
+
+def test_search_stays_fast_over_a_large_namespace_and_finds_its_oldest_match(tmp_path):
+    """Scaled down from the 100k + 1M benchmark (tests/memory/bench_search.py, figures in the
+    report): 20k episodes of the namespace among 40k of other tenants."""
+    memory = SqliteMemory(tmp_path / "m.sqlite")
+    rng = np.random.default_rng(3)
+    dim = 256
+    target = rng.standard_normal(dim).astype(np.float32)
+    texts = [f"Review the {p} {c} for {t}; clause {n}.{m}" for p, c, t, n, m in zip(
+        random.Random(1).choices(["Acme", "Globex", "Initech", "Hooli"], k=200),
+        random.Random(2).choices(["supply agreement", "services contract", "licence"], k=200),
+        random.Random(3).choices(["liability cap", "payment terms", "renewal", "warranty"], k=200),
+        random.Random(4).choices(range(1, 20), k=200), random.Random(5).choices(range(1, 9), k=200), strict=True)]
+    index = [(t, " ".join(sorted(identifiers(t)))) for t in texts]
+    record = _episode("template").model_dump_json()
+    with memory.db.write() as conn:
+        for tenant, count in [("acme", 20_000), ("globex", 20_000), ("initech", 20_000)]:
+            vectors = rng.standard_normal((count, dim)).astype(np.float32)
+            if tenant == "acme":  # the oldest episode is the one most like the query
+                vectors[0] = target
+            scope = scope_token("episodes", tenant, "reviewer")
+            for i in range(count):
+                created = (NOW - timedelta(days=80) + timedelta(seconds=i)).timestamp()
+                row = conn.execute(
+                    "INSERT INTO episodes (tenant, agent, run_id, task_type, outcome, created_at, expires_at, "
+                    "model, vector, record) VALUES (?, 'reviewer', ?, 'review', 'COMPLETED', ?, ?, 'm', ?, ?)",
+                    (tenant, f"{tenant}-{i}", created, created + 90 * 86400, as_blob(vectors[i]),
+                     record.replace('"template"', f'"{tenant}-{i}"')),
+                ).lastrowid
+                body, idents = index[i % len(index)]
+                conn.execute("INSERT INTO episodes_fts (rowid, scope, body, idents) VALUES (?, ?, ?, ?)",
+                             (row, scope, body, idents))
+    queries = ["Review the Acme supply agreement for the liability cap", "payment terms in clause 7.3",
+               "Check the Globex licence renewal", "warranty of the Hooli services contract"]
+
+    def search(text: str, vector: np.ndarray) -> list[str]:
+        query = VectorQuery(text=text, vector=vector.tolist(), embedding_model="m", k=3, min_score=0.3, now=NOW)
+        return [hit.item.run_id for hit in memory.episodes.search(NS, query)]
+
+    assert search(queries[0], target)[0] == "acme-0"
+    timings = []
+    for i in range(60):
+        start = time.perf_counter()
+        search(queries[i % len(queries)], rng.standard_normal(dim).astype(np.float32))
+        timings.append((time.perf_counter() - start) * 1000)
+    timings.sort()
+    print(f"\n20k-episode namespace: p50 {timings[30]:.1f} ms, p95 {timings[56]:.1f} ms")
+    assert timings[56] < 30
+    memory.close()
+
+
+def _episode(run_id: str, summary: str = "review a supply agreement") -> Episode:
+    return Episode(run_id=run_id, task_type="review", task_summary=summary, outcome=Outcome.COMPLETED,
+                   created_at=NOW - timedelta(days=1), expires_at=NOW + timedelta(days=30), embedding_model="m")
+
+
+def _query(text: str = "zzz", vector: list[float] | None = None) -> VectorQuery:
+    return VectorQuery(text=text, vector=vector or [1.0, 0.0], embedding_model="m", k=3, min_score=0.5, now=NOW)
+
+
