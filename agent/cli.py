@@ -16,9 +16,10 @@ import typer
 from rich.console import Console
 from rich.markdown import Markdown
 
-from agent.errors import ContractAgentError
+from agent.errors import ConfigurationError, ContractAgentError, MemoryStoreError
 from agent.report import render_markdown
 from agent.settings import Settings
+from memory.errors import MemoryBackendError, MemoryConfigError, MemoryRequestError
 
 app = typer.Typer(
     add_completion=False,
@@ -32,6 +33,13 @@ Tenant = Annotated[str | None, typer.Option("--tenant", help="tenant id (default
 Agent = Annotated[str | None, typer.Option("--agent", help="agent id (default: settings)")]
 Home = Annotated[Path | None, typer.Option("--home", help="data folder (default: CONTRACT_AGENT_HOME)")]
 Format = Annotated[str, typer.Option("--format", "-f", help="text | markdown | json")]
+
+
+def fail(message: str) -> None:
+    """One line on stderr, never wrapped (scripts grep it)."""
+    line = " ".join(str(message).split())
+    sys.stderr.write(line if line.startswith(("error:", "internal error:")) else f"error: {line}")
+    sys.stderr.write("\n")
 
 
 def load_settings(home: Path | None = None, **overrides) -> Settings:
@@ -81,7 +89,8 @@ def review(
                 reports.append(reviewer.review_path(path, thread_id=thread_id if len(paths) == 1 else None))
             except ContractAgentError as exc:
                 failures.append(exc)
-                err.print(f"error: {path}: {exc}", markup=False, highlight=False)
+                message = str(exc) if str(path) in str(exc) else f"{path}: {exc}"
+                fail(message)
     if fmt == "json":
         emit(json.dumps(reports[0] if len(paths) == 1 and reports else reports, indent=2), out_file)
     elif reports:
@@ -127,6 +136,10 @@ def demo(
     run_demo(out, home=home, show_reports=show_reports)
 
 
+from agent.memory_cli import memory_app  # noqa: E402  (sub-command group)
+
+app.add_typer(memory_app, name="memory")
+
 eval_app = typer.Typer(help="Measure the contract tools against labelled data.", no_args_is_help=True)
 app.add_typer(eval_app, name="eval")
 
@@ -148,10 +161,17 @@ def eval_cuad(
 
 def main(argv: list[str] | None = None) -> int:
     try:
-        app(args=argv, standalone_mode=False, prog_name="contract-review")
+        # In non-standalone mode click returns the code of a `typer.Exit` instead of exiting.
+        result = app(args=argv, standalone_mode=False, prog_name="contract-review")
     except ContractAgentError as exc:
-        err.print(f"error: {exc}", markup=False, highlight=False)
+        fail(f"error: {exc}")
         return exc.exit_code
+    except (MemoryConfigError, MemoryRequestError) as exc:
+        fail(f"error: {exc}")
+        return ConfigurationError.exit_code
+    except MemoryBackendError as exc:
+        fail(f"error: memory: {exc}")
+        return MemoryStoreError.exit_code
     except click.exceptions.Exit as exc:
         return exc.exit_code
     except click.exceptions.Abort:
@@ -161,6 +181,6 @@ def main(argv: list[str] | None = None) -> int:
         exc.show()
         return 2
     except Exception as exc:  # last resort: one line, not a traceback
-        err.print(f"internal error: {type(exc).__name__}: {exc}", markup=False, highlight=False)
+        fail(f"internal error: {type(exc).__name__}: {exc}")
         return 1
-    return 0
+    return result if isinstance(result, int) else 0

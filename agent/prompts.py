@@ -39,6 +39,11 @@ fact_candidates (list of {{"text", "domain", "confidence"}}: general domain fact
 procedure ({{"title", "steps": [..]}} or null: the steps that worked, to reuse on similar tasks)."""
 
 
+def extraction_prompt(clause_types: Sequence[str]) -> str:
+    """The extraction request, with the clause types that make a review complete."""
+    return f"{EXTRACT_INSTRUCTIONS}\nClause types to review: {', '.join(clause_types)}"
+
+
 def reviewer_system_prompt(clause_types: Sequence[str], memory_block: str = "") -> str:
     prompt = REVIEWER_SYSTEM.format(clause_types=", ".join(clause_types))
     if memory_block:

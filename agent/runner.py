@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import contextlib
+import os
+import secrets
 import sqlite3
 import uuid
 from collections.abc import Iterator
@@ -37,6 +39,25 @@ def context_from_settings(settings: Settings, **overrides: Any) -> ReviewContext
     return replace(ctx, **{k: v for k, v in overrides.items() if v is not None})
 
 
+def checkpoint_key(settings: Settings) -> bytes:
+    """The AES key for checkpoints: CONTRACT_AGENT_CHECKPOINT_KEY (hex), else a key file
+    created once in the data folder with owner-only permissions."""
+    if settings.checkpoint_key:
+        try:
+            key = bytes.fromhex(settings.checkpoint_key)
+        except ValueError:
+            key = b""
+        if len(key) not in (16, 24, 32):
+            raise ConfigurationError("CONTRACT_AGENT_CHECKPOINT_KEY must be 32, 48 or 64 hex digits")
+        return key
+    path = settings.home / "checkpoint.key"
+    if not path.exists():
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(secrets.token_bytes(32))
+    return path.read_bytes()
+
+
 @contextlib.contextmanager
 def open_checkpointer(settings: Settings) -> Iterator[BaseCheckpointSaver]:
     """'memory' (default) or 'sqlite' (a file in the data folder, for crash-resume)."""
@@ -45,12 +66,15 @@ def open_checkpointer(settings: Settings) -> Iterator[BaseCheckpointSaver]:
         return
     if settings.checkpointer != "sqlite":
         raise ConfigurationError(f"unknown checkpointer {settings.checkpointer!r}: use 'memory' or 'sqlite'")
+    from langgraph.checkpoint.serde.encrypted import EncryptedSerializer
     from langgraph.checkpoint.sqlite import SqliteSaver
 
     settings.home.mkdir(parents=True, exist_ok=True)
+    # Checkpoints hold the contract and tool outputs (personal data included): encrypt them.
+    serde = EncryptedSerializer.from_pycryptodome_aes(key=checkpoint_key(settings))
     conn = sqlite3.connect(settings.checkpoint_path, check_same_thread=False)
     try:
-        saver = SqliteSaver(conn)
+        saver = SqliteSaver(conn, serde=serde)
         saver.setup()
         yield saver
     finally:

@@ -22,6 +22,7 @@ class Settings(BaseSettings):
     home: Path = Field(default_factory=_default_home, description="data folder for everything the agent writes")
     memory_url: str = Field(default="", description="'' = sqlite file in home; 'sqlite:///path', 'aws://?...'")
     checkpointer: str = Field(default="memory", description="'memory' or 'sqlite' (file in home)")
+    checkpoint_key: str = Field(default="", description="hex AES key for SQLite checkpoints; '' = key file in home")
 
     tenant: str = "default"
     agent: str = "contract-reviewer"

@@ -9,7 +9,7 @@ from langgraph.prebuilt import ToolNode
 from langgraph.runtime import Runtime
 
 from graphs.context import ReviewContext, resources
-from graphs.state import ReviewState
+from graphs.state import AnalyzeOutput, ReviewState, add_usage
 from memory.working import compress
 from tools import TOOLS
 
@@ -44,7 +44,7 @@ def reviewer_step(state: ReviewState, runtime: Runtime[ReviewContext]) -> dict:
         # Out of budget: end the loop cleanly instead of leaving unanswered tool calls behind.
         answer = AIMessage(f"Stopped after {steps} model steps (limit reached); review incomplete.")
     usage["tool_calls"] += len(answer.tool_calls)
-    update.update({"messages": [*replaced, answer], "usage": usage, "steps": steps})
+    update.update({"messages": [*replaced, answer], "usage": add_usage(state.get("usage"), usage), "steps": steps})
     if not answer.tool_calls:
         update["final_review"] = str(answer.content)
     return update
@@ -56,7 +56,7 @@ def route(state: ReviewState) -> str:
 
 
 def build_analyze() -> StateGraph:
-    builder = StateGraph(ReviewState, context_schema=ReviewContext)
+    builder = StateGraph(ReviewState, context_schema=ReviewContext, output_schema=AnalyzeOutput)
     builder.add_node("reviewer", reviewer_step)
     builder.add_node("tools", ToolNode(TOOLS))
     builder.add_edge(START, "reviewer")

@@ -11,7 +11,7 @@ from langgraph.runtime import Runtime
 from agent.prompts import reviewer_system_prompt, task_prompt
 from graphs.context import ReviewContext
 from graphs.memory_steps import build_memory_block, episodic_read, procedural_read, semantic_read
-from graphs.state import ReviewState
+from graphs.state import BootstrapOutput, ReviewState
 from tools.contract import parse_contract
 from tools.playbook import load_playbook
 
@@ -40,7 +40,7 @@ def compose_prompt(state: ReviewState, runtime: Runtime[ReviewContext]) -> dict:
 
 
 def build_bootstrap() -> StateGraph:
-    builder = StateGraph(ReviewState, context_schema=ReviewContext)
+    builder = StateGraph(ReviewState, context_schema=ReviewContext, output_schema=BootstrapOutput)
     builder.add_node("prepare", prepare)
     builder.add_node("episodic_read", episodic_read)
     builder.add_node("semantic_read", semantic_read)

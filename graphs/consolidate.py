@@ -10,7 +10,7 @@ from __future__ import annotations
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 
-from agent.prompts import EXTRACT_INSTRUCTIONS
+from agent.prompts import extraction_prompt
 from graphs.context import ReviewContext, resources
 from graphs.memory_steps import (
     episodic_write,
@@ -18,7 +18,8 @@ from graphs.memory_steps import (
     procedural_write,
     semantic_write,
 )
-from graphs.state import ReviewState
+from graphs.state import ConsolidateOutput, ReviewState
+from tools.playbook import load_playbook
 
 
 def already_consolidated(state: ReviewState, runtime: Runtime[ReviewContext]) -> str:
@@ -29,8 +30,10 @@ def already_consolidated(state: ReviewState, runtime: Runtime[ReviewContext]) ->
     return END if store.get(ctx.namespace, state["run_id"]) is not None else "extract_artifacts"
 
 
-def build_consolidate(extract_instructions: str = EXTRACT_INSTRUCTIONS) -> StateGraph:
-    builder = StateGraph(ReviewState, context_schema=ReviewContext)
+def build_consolidate(extract_instructions: str | None = None) -> StateGraph:
+    if extract_instructions is None:
+        extract_instructions = extraction_prompt(load_playbook().clause_types)
+    builder = StateGraph(ReviewState, context_schema=ReviewContext, output_schema=ConsolidateOutput)
     builder.add_node("extract_artifacts", extract_artifacts_node(extract_instructions))
     builder.add_node("semantic_write", semantic_write)
     builder.add_node("procedural_write", procedural_write)

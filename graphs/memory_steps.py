@@ -19,6 +19,7 @@ from langgraph.runtime import Runtime
 from pydantic import ValidationError
 
 from graphs.context import ReviewContext, resources
+from graphs.state import add_usage
 from memory import episodic, procedural, semantic
 from memory.block import format_memory_block, new_nonce
 from memory.embeddings import calibrated_thresholds
@@ -86,7 +87,10 @@ def procedural_read(state: dict, runtime: Runtime[ReviewContext]) -> dict:
     if not ctx.use_memory:
         return {"procedure": None}
     res = resources(ctx)
-    best = procedural.best(res.memory.procedures, ctx.namespace, ctx.task_type)
+    best = procedural.best(
+        res.memory.procedures, ctx.namespace, ctx.task_type,
+        trial_uses=ctx.config.procedure_trial_uses, min_success_rate=ctx.config.procedure_min_success_rate,
+    )
     return {"procedure": best.model_dump(mode="json") if best else None}
 
 
@@ -97,7 +101,11 @@ def build_memory_block(state: dict, runtime: Runtime[ReviewContext]) -> dict:
     facts = [Scored[Fact].model_validate(f) for f in state.get("facts") or []]
     raw_procedure = state.get("procedure")
     proc = Procedure.model_validate(raw_procedure) if raw_procedure else None
-    block = format_memory_block(episodes, facts, proc, nonce=new_nonce())
+    settings = ctx.config
+    block = format_memory_block(
+        episodes, facts, proc, nonce=new_nonce(),
+        max_episodes=settings.episode_top_k, max_facts=settings.fact_top_k, trial_uses=settings.procedure_trial_uses,
+    )
     if ctx.memory_block_filter is not None:
         block = ctx.memory_block_filter(block)
     return {"memory_block": block}
@@ -142,7 +150,7 @@ def extract_artifacts_node(instructions: str):
             log.warning("artifact extraction failed; storing outcome UNKNOWN", exc_info=True)
             artifacts = RunArtifacts.unknown(state.get("task", ""))
         scrubbed = scrub_artifacts(artifacts)
-        return {"artifacts": scrubbed.model_dump(mode="json"), "usage": usage}
+        return {"artifacts": scrubbed.model_dump(mode="json"), "usage": add_usage(state.get("usage"), usage)}
 
     return extract_artifacts
 
@@ -194,6 +202,8 @@ def procedural_write(state: dict, runtime: Runtime[ReviewContext]) -> dict:
         procedural.record_application(
             res.memory.procedures, ctx.namespace, served["procedure_id"],
             run_id=state["run_id"], success=artifacts.outcome == Outcome.COMPLETED,
+            trial_uses=ctx.config.procedure_trial_uses,
+            min_success_rate=ctx.config.procedure_min_success_rate,
         )
         writes["procedure_applied"] = served["procedure_id"]
     proposed = procedural.propose(

@@ -12,7 +12,8 @@ USAGE_KEYS = ("tool_calls", "model_calls", "input_tokens", "output_tokens")
 
 
 def add_usage(left: dict[str, int] | None, right: dict[str, int] | None) -> dict[str, int]:
-    """Reducer: usage counters from every step add up."""
+    """Usage counters added up. Nodes write the new total (not a delta): a reducer would count a
+    subgraph's totals twice when the parent merges the subgraph's output."""
     total = dict.fromkeys(USAGE_KEYS, 0)
     for part in (left or {}, right or {}):
         for key, value in part.items():
@@ -32,7 +33,7 @@ class MemoryState(TypedDict, total=False):
     memory_block: str
     artifacts: dict[str, Any]  # RunArtifacts (scrubbed) extracted by consolidate
     memory_writes: dict[str, Any]  # what consolidate stored
-    usage: Annotated[dict[str, int], add_usage]
+    usage: dict[str, int]  # running totals: tool_calls, model_calls, input_tokens, output_tokens
 
 
 class ReviewInput(TypedDict, total=False):
@@ -50,3 +51,30 @@ class ReviewState(MemoryState, ReviewInput, total=False):
     final_review: str
     steps: int
     compressions: int
+
+
+class BootstrapOutput(TypedDict, total=False):
+    contract: dict[str, Any]
+    contract_text: str
+    run_id: str
+    task: str
+    episodes: list[dict[str, Any]]
+    facts: list[dict[str, Any]]
+    procedure: dict[str, Any] | None
+    memory_block: str
+    messages: Annotated[list[AnyMessage], add_messages]
+
+
+class AnalyzeOutput(TypedDict, total=False):
+    messages: Annotated[list[AnyMessage], add_messages]
+    findings: Annotated[list[dict[str, Any]], operator.add]
+    usage: dict[str, int]
+    steps: int
+    final_review: str
+    compressions: int
+
+
+class ConsolidateOutput(TypedDict, total=False):
+    artifacts: dict[str, Any]
+    memory_writes: dict[str, Any]
+    usage: dict[str, int]

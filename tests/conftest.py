@@ -1,0 +1,47 @@
+"""Shared fixtures: a temp data folder per test, settings pointing at it, sample paths."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from agent.settings import Settings
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLES = ROOT / "sample_contracts"
+CUAD = ROOT.parent / "shared" / "cuad"
+
+
+@pytest.fixture(autouse=True)
+def _isolated_home(tmp_path, monkeypatch):
+    """No test ever touches the user's real data folder."""
+    home = tmp_path / "agent-home"
+    monkeypatch.setenv("CONTRACT_AGENT_HOME", str(home))
+    from agent.settings import get_settings
+
+    get_settings.cache_clear()
+    yield home
+    get_settings.cache_clear()
+    from graphs.context import forget_cached
+
+    forget_cached("memory")
+
+
+@pytest.fixture
+def home(_isolated_home) -> Path:
+    return _isolated_home
+
+
+@pytest.fixture
+def settings(home) -> Settings:
+    return Settings(home=home)
+
+
+@pytest.fixture(scope="session")
+def expected_findings() -> dict[str, list[dict]]:
+    data = json.loads((SAMPLES / "expected_findings.json").read_text())
+    return {entry["contract"]: entry["expected"] for entry in data["contracts"]} if isinstance(data, dict) else {
+        entry["contract"]: entry["expected"] for entry in data
+    }
