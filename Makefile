@@ -15,12 +15,18 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[$(EXTRAS)]"
 	touch $(STAMP)
 
+# checkov pins boto3/packaging versions that clash with ours: it gets a venv of its own.
+CHECKOV := .venv-tools/checkov/bin/checkov
+$(CHECKOV):
+	$(PYTHON) -m venv .venv-tools/checkov
+	.venv-tools/checkov/bin/python -m pip install --quiet "checkov>=3.2,<4"
+
 install: $(STAMP)
 
 demo: $(STAMP)
 	$(BIN)/contract-review demo
 
-test: $(STAMP)
+test: $(STAMP) $(CHECKOV)
 	$(BIN)/python -m pytest -n 2
 
 bench: $(STAMP)

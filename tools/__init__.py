@@ -137,8 +137,12 @@ def record_finding(
     if "error" in result:
         message = ToolMessage(_json(result), tool_call_id=tool_call_id, name="record_finding", status="error")
         return Command(update={"messages": [message]})
-    message = ToolMessage(_json({"recorded": result}), tool_call_id=tool_call_id, name="record_finding")
-    return Command(update={"findings": [result], "messages": [message]})
+    # The caller wrote the quote and recommendation itself: echo only what it may not know
+    # (the true offsets and the section heading), so the context does not grow with copies.
+    echo = {k: result.get(k) for k in ("clause_type", "section", "section_title", "verdict", "severity", "start", "end")}
+    message = ToolMessage(_json({"recorded": echo}), tool_call_id=tool_call_id, name="record_finding")
+    finding = {k: v for k, v in result.items() if k != "section_title"}
+    return Command(update={"findings": [finding], "messages": [message]})
 
 
 TOOLS = [list_sections, read_section, search_contract, find_clauses, assess_clause, record_finding]

@@ -117,5 +117,9 @@ def build_finding(contract: Contract, playbook: Playbook, clause_type: str, verd
     start, end = span
     holder = contract.section_at(start)
     section_id = where.id if where is not None else (holder.id if holder else None)
-    return make_finding(entry, verdict, section_id, contract.text[start:end], start, end,
-                        severity=severity, recommendation=recommendation)
+    finding = make_finding(entry, verdict, section_id, contract.text[start:end], start, end,
+                           severity=severity, recommendation=recommendation)
+    holder_section = contract.section(section_id) if section_id else None
+    # The heading travels with the finding so memory can relocate a renumbered clause.
+    finding["section_title"] = holder_section.title if holder_section else ""
+    return finding

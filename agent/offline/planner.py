@@ -9,8 +9,9 @@ turn is a phase of parallel calls.
   `assess_clause` there; `record_finding` with the assessment. No candidate anywhere, or two
   detector candidates (one BM25-only hit) the assessor rejects: a `missing` finding with the severity and recommendation that
   `find_clauses` carries in `if_missing` (else the remembered severity, else "medium").
-- warm (the memory block's episodes kept the type in section S): `assess_clause` at S straight
-  away, then `record_finding`. When episodes disagree, the two most similar distinct sections
+- warm (the memory block's episodes kept the type in section S under heading H): one
+  `list_sections` maps H to this contract's section (clauses get renumbered between versions of
+  a template, headings rarely change), then `assess_clause` there, then `record_finding`. When episodes disagree, the two most similar distinct sections
   are assessed in the same turn (one call more, one turn less: every turn re-sends the history).
   If the clause is in none of them (or they do not exist here): `find_clauses` (and
   `search_contract` only if the detector finds nothing), then the best candidate is assessed
@@ -164,6 +165,22 @@ def _verify_missing(tp: TypeProgress, hint: Hint) -> Decision:
     return [Call("assess_clause", {"clause_type": tp.clause_type, "section": untried[0]})]
 
 
+def _heading_key(title: str) -> str:
+    return " ".join(re.findall(r"[a-z0-9]+", title.lower()))
+
+
+def relocate(hint: Hint, titles: dict[str, str]) -> str:
+    """Where the remembered clause sits in this contract: the section under the same heading
+    (clauses move between versions of a template; headings rarely change), else the old id."""
+    key = _heading_key(hint.title)
+    if not key or not titles:
+        return hint.section or ""
+    if _heading_key(titles.get(hint.section or "", "")) == key:
+        return hint.section or ""
+    same = [sid for sid, title in titles.items() if _heading_key(title) == key]
+    return same[0] if len(same) == 1 else hint.section or ""
+
+
 def decide(tp: TypeProgress, progress: Progress, hints: list[Hint]) -> Decision:
     """The next calls for one clause type, `GiveUp`, or None when its finding is recorded."""
     if tp.finding is not None:
@@ -180,7 +197,11 @@ def decide(tp: TypeProgress, progress: Progress, hints: list[Hint]) -> Decision:
         verified = _verify_missing(tp, hint)
         if verified is not None:
             return verified
-    remembered = list(dict.fromkeys(h.section for h in hints if h.section))[:MAX_REMEMBERED_SECTIONS]
+    if hint is not None and hint.verdict != "missing" and any(h.title for h in hints):
+        if not progress.listed and len(progress.listings) < 2:
+            return [Call("list_sections", {})]  # one listing maps remembered headings to ids here
+    resolved = (relocate(h, progress.section_titles()) for h in hints if h.section)
+    remembered = list(dict.fromkeys(resolved))[:MAX_REMEMBERED_SECTIONS]
     if hint is not None and hint.verdict != "missing":
         untried = [s for s in remembered if s not in tp.assessed_sections()]
         if untried:

@@ -7,7 +7,7 @@ from typing import Any
 
 from agent.offline.transcript import ToolCall, Transcript
 
-FINDING_LINE = "{clause_type} in section {section}: {verdict} ({severity})"
+FINDING_LINE = "{clause_type} in section {section}{title}: {verdict} ({severity})"
 MISSING_LINE = "{clause_type}: missing ({severity})"
 
 
@@ -21,7 +21,11 @@ def finding_line(finding: dict[str, Any]) -> str:
     """A finding in the ARCHITECTURE key-findings format."""
     if finding.get("verdict") == "missing" or not finding.get("section"):
         return MISSING_LINE.format(clause_type=finding["clause_type"], severity=finding.get("severity", "none"))
-    return FINDING_LINE.format(**{k: finding.get(k) for k in ("clause_type", "section", "verdict", "severity")})
+    title = " ".join(str(finding.get("section_title") or "").replace('"', "'").split())
+    return FINDING_LINE.format(
+        **{k: finding.get(k) for k in ("clause_type", "section", "verdict", "severity")},
+        title=f' "{title}"' if title else "",
+    )
 
 
 @dataclass
@@ -80,6 +84,14 @@ class Progress:
     @property
     def listed(self) -> bool:
         return any(c.ok for c in self.listings)
+
+    def section_titles(self) -> dict[str, str]:
+        """Section id -> heading, from the latest successful listing."""
+        for call in reversed(self.listings):
+            if call.ok:
+                return {str(s.get("id")): str(s.get("title") or "") for s in call.result.get("sections", [])
+                        if isinstance(s, dict)}
+        return {}
 
     def section_ids(self) -> list[str]:
         for call in reversed(self.listings):

@@ -51,7 +51,10 @@ def summarize(messages: Sequence[BaseMessage]) -> str:
             lines.extend(_failed(c) for c in calls if c.error)
     for name in progress.order:
         tp = progress.types[name]
-        resolved = tp.finding is not None
+        if tp.finding is not None:  # done: the recorded finding is all that is needed to continue
+            lines.append(f"Recorded finding: {finding_line(tp.finding)}")
+            continue
+        resolved = False
         found = tp.find_result()
         if found is not None:
             candidates = _sections(found, "candidates")
@@ -95,7 +98,7 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"^Search for (?P<type>\S+): (?:sections (?P<ids>.+)|none)$"), "search"),
     (re.compile(r"^Assessed (?P<type>\S+) in section (?P<section>\S+): not found$"), "not_found"),
     (re.compile(r"^Assessed (?P<type>\S+) in section (?P<section>\S+): (?P<verdict>[a-z]+) \((?P<severity>[a-z]+)\)$"), "assessed"),
-    (re.compile(r"^Recorded finding: (?P<type>[a-z0-9_]+) in section (?P<section>\S+): (?P<verdict>[a-z]+) \((?P<severity>[a-z]+)\)$"), "recorded"),
+    (re.compile(r"^Recorded finding: (?P<type>[a-z0-9_]+) in section (?P<section>[^\s:\"]+)(?: \"[^\"]*\")?: (?P<verdict>[a-z]+) \((?P<severity>[a-z]+)\)$"), "recorded"),
     (re.compile(r"^Recorded finding: (?P<type>[a-z0-9_]+): missing \((?P<severity>[a-z]+)\)$"), "recorded_missing"),
     (re.compile(r"^Failed: (?P<tool>\S+) -> (?P<error>.*)$"), "failed"),
 ]

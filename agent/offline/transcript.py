@@ -22,7 +22,7 @@ _CLAUSE_TYPES_RE = re.compile(r"^\s*Clause types to review:\s*(.+?)\s*$", re.MUL
 _BLOCK_RE = re.compile(r"<<MEMORY ([0-9A-Za-z]+)>>\n?(.*?)<</MEMORY \1>>", re.DOTALL)
 # The ARCHITECTURE key-finding formats, as bullet lines of an episode.
 _FOUND_LINE_RE = re.compile(
-    r"^-\s*(?P<type>[a-z0-9_]+) in section (?P<section>\S+?): "
+    r"^-\s*(?P<type>[a-z0-9_]+) in section (?P<section>[^\s:\"]+)(?: \"(?P<title>[^\"]*)\")?: "
     r"(?P<verdict>standard|fallback|deviation|missing) \((?P<severity>[a-z]+)\)\s*$"
 )
 _MISSING_LINE_RE = re.compile(r"^-\s*(?P<type>[a-z0-9_]+): missing \((?P<severity>[a-z]+)\)\s*$")
@@ -44,6 +44,7 @@ class Hint:
     verdict: str
     severity: str
     episode: int  # 1 = the most similar episode
+    title: str = ""  # the section heading the clause sat under, if remembered
 
 
 @dataclass
@@ -105,7 +106,8 @@ def parse_memory_hints(text: str) -> dict[str, list[Hint]]:
             missing = None if found else _MISSING_LINE_RE.match(line)
             if found:
                 section = None if found["verdict"] == "missing" else found["section"]
-                hint = Hint(found["type"], section, found["verdict"], found["severity"], episode)
+                hint = Hint(found["type"], section, found["verdict"], found["severity"], episode,
+                            title=found["title"] or "")
             elif missing:
                 hint = Hint(missing["type"], None, "missing", missing["severity"], episode)
             else:

@@ -1,0 +1,46 @@
+# What the application needs: paste memory_url into CONTRACT_AGENT_MEMORY_URL.
+
+output "memory_url" {
+  description = "The memory URL for CONTRACT_AGENT_MEMORY_URL (tables, bucket, Knowledge Base, its embedding model)."
+  value       = "aws://?region=${var.region}&table_prefix=${var.table_prefix}&bucket=${aws_s3_bucket.facts.id}&facts_prefix=${var.facts_prefix}&kb_id=${aws_bedrockagent_knowledge_base.facts.id}&data_source_id=${aws_bedrockagent_data_source.facts.data_source_id}&kb_embedding_model=bedrock:${var.embedding_model_id}"
+}
+
+output "table_names" {
+  description = "DynamoDB table of each tier."
+  value = {
+    episodes      = aws_dynamodb_table.episodes.name
+    facts         = aws_dynamodb_table.facts.name
+    procedures    = aws_dynamodb_table.procedures.name
+    confirmations = aws_dynamodb_table.confirmations.name
+  }
+}
+
+output "bucket" {
+  description = "S3 bucket of the fact documents and their .metadata.json sidecars."
+  value       = aws_s3_bucket.facts.id
+}
+
+output "knowledge_base_id" {
+  description = "Bedrock Knowledge Base id (memory URL kb_id)."
+  value       = aws_bedrockagent_knowledge_base.facts.id
+}
+
+output "data_source_id" {
+  description = "Knowledge Base data source id (memory URL data_source_id)."
+  value       = aws_bedrockagent_data_source.facts.data_source_id
+}
+
+output "tenant_role_arns" {
+  description = "IAM role of each tenant, confined to that tenant's partitions and prefix."
+  value       = { for tenant, role in aws_iam_role.tenant : tenant => role.arn }
+}
+
+output "kms_key_arn" {
+  description = "The customer-managed key encrypting the memory stores."
+  value       = aws_kms_key.memory.arn
+}
+
+output "decay_function_name" {
+  description = "The scheduled decay Lambda."
+  value       = aws_lambda_function.decay.function_name
+}
