@@ -1,0 +1,130 @@
+"""The graph as a runtime: crash-resume by thread id, parallel bootstrap, idempotent consolidation."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+from pydantic import PrivateAttr
+
+from agent.offline import OfflineReviewerModel
+from agent.runner import Reviewer, open_checkpointer
+from agent.settings import Settings
+from memory.backends import open_memory
+from memory.records import Namespace
+from tests.conftest import SAMPLES
+
+CONTRACT = SAMPLES / "northwind_msa_01.pdf"
+
+
+class CrashingReviewer(OfflineReviewerModel):
+    """The offline reviewer, killed at its third step (as a process crash or an API outage would)."""
+
+    _steps: int = PrivateAttr(default=0)
+
+    def respond(self, messages, stop=None, **kwargs):  # both invoke and stream answer through here
+        self._steps += 1
+        if self._steps >= 3:
+            raise ConnectionError("model endpoint went away")
+        return super().respond(messages, stop, **kwargs)
+
+
+def test_an_interrupted_review_resumes_from_its_sqlite_checkpoint(home):
+    settings = Settings(home=home, checkpointer="sqlite")
+    with open_checkpointer(settings) as saver:
+        crashing = Reviewer(settings, saver, reviewer_model=CrashingReviewer(model="offline-reviewer"))
+        with pytest.raises(ConnectionError):
+            crashing.review_path(CONTRACT, thread_id="thread-7")
+    memory = open_memory(settings.resolved_memory_url())
+    ns = Namespace(tenant=settings.tenant, agent=settings.agent)
+    assert memory.episodes.get(ns, "thread-7") is None  # a crashed run wrote no memory
+
+    with open_checkpointer(settings) as saver:  # a new process, same data folder
+        resumed = Reviewer(settings, saver)
+        snapshot = resumed.graph.get_state({"configurable": {"thread_id": "thread-7"}})
+        assert snapshot.next == ("analyze",)  # it stopped inside the tool loop
+        report = resumed.resume("thread-7")
+        cold = Reviewer(settings, saver, use_memory=False).review_path(CONTRACT)
+    assert report["outcome"] == "COMPLETED"
+    assert {(f["clause_type"], f["verdict"]) for f in report["findings"]} == {
+        (f["clause_type"], f["verdict"]) for f in cold["findings"]
+    }
+    assert [e.run_id for e in memory.episodes.list(ns, limit=10)] == ["thread-7"]
+
+
+def test_checkpoints_on_disk_are_encrypted(home):
+    settings = Settings(home=home, checkpointer="sqlite")
+    with open_checkpointer(settings) as saver:
+        Reviewer(settings, saver, use_memory=False).review_path(SAMPLES / "northwind_msa_01.txt")
+    raw = settings.checkpoint_path.read_bytes()
+    assert len(raw) > 10_000
+    for phrase in (b"Northwind", b"Limitation of Liability", b"liability_cap"):
+        assert phrase not in raw
+
+
+class SlowStores:
+    """Wraps a backend so each tier read takes a fixed time, to see the reads overlap."""
+
+    DELAY = 0.4
+
+    def __init__(self, inner):
+        self.inner = inner
+        self.active = 0
+        self.max_active = 0
+        self.lock = threading.Lock()
+        self.episodes = self._slow(inner.episodes, "search")
+        self.facts = self._slow(inner.facts, "search")
+        self.procedures = self._slow(inner.procedures, "best")
+        self.confirmations = inner.confirmations
+
+    def _slow(self, store, method):
+        outer = self
+
+        class Proxy:
+            def __getattr__(self, name):
+                attr = getattr(store, name)
+                if name != method:
+                    return attr
+
+                def slowed(*args, **kwargs):
+                    with outer.lock:
+                        outer.active += 1
+                        outer.max_active = max(outer.max_active, outer.active)
+                    try:
+                        time.sleep(outer.DELAY)
+                        return attr(*args, **kwargs)
+                    finally:
+                        with outer.lock:
+                            outer.active -= 1
+
+                return slowed
+
+        return Proxy()
+
+    def close(self):
+        self.inner.close()
+
+
+def test_bootstrap_reads_the_three_tiers_in_parallel(settings):
+    slow = SlowStores(open_memory(settings.resolved_memory_url()))
+    with open_checkpointer(settings) as saver:
+        reviewer = Reviewer(settings, saver, memory=slow)
+        started = time.perf_counter()
+        chunks = reviewer.graph.stream(
+            {"contract": _contract(), "run_id": "p1"},
+            {"configurable": {"thread_id": "p1"}},
+            context=reviewer.context, stream_mode="updates", subgraphs=True,
+        )
+        for namespace, update in chunks:
+            if "build_memory_block" in update:
+                elapsed = time.perf_counter() - started
+                break
+    assert slow.max_active == 3
+    assert elapsed < 3 * SlowStores.DELAY
+
+
+def _contract():
+    from tools.contract import load_contract
+
+    return load_contract(CONTRACT, max_bytes=10_000_000).model_dump()
