@@ -13,6 +13,7 @@ from graphs.state import AnalyzeOutput, ReviewState, add_usage
 from memory.working import compress
 from tools import TOOLS
 
+
 def reviewer_step(state: ReviewState, runtime: Runtime[ReviewContext]) -> dict:
     ctx = runtime.context
     settings = ctx.config
@@ -48,9 +49,11 @@ def reviewer_step(state: ReviewState, runtime: Runtime[ReviewContext]) -> dict:
         update["final_review"] = str(answer.content)
     return update
 
+
 def route(state: ReviewState) -> str:
     last = state["messages"][-1]
     return "tools" if isinstance(last, AIMessage) and last.tool_calls else END
+
 
 def build_analyze() -> StateGraph:
     builder = StateGraph(ReviewState, context_schema=ReviewContext, output_schema=AnalyzeOutput)
