@@ -1,12 +1,14 @@
 """The `contract-review` command line: the only place errors become messages and exit codes.
 
 Exit codes: 0 success; 1 unexpected failure; 2 bad input (unreadable contract) or usage error;
-3 configuration error; 4 memory store failure; 5 unusable model output.
+3 configuration error; 4 memory store failure; 5 unusable model output; 130 interrupted (Ctrl-C).
+(`EXIT_CODES` below is the same list, shown by `--help` and docs/CLI.md.)
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -17,14 +19,28 @@ from rich.console import Console
 from rich.markdown import Markdown
 
 from agent.errors import ConfigurationError, ContractAgentError, MemoryStoreError
+from agent.progress import set_quiet, track
 from agent.report import render_markdown
 from agent.settings import Settings
 from memory.errors import MemoryBackendError, MemoryConfigError, MemoryRequestError
 
+EXIT_CODES = (
+    (0, "success"),
+    (1, "unexpected failure"),
+    (2, "bad input (unreadable contract) or usage error"),
+    (3, "configuration error"),
+    (4, "memory store failure"),
+    (5, "unusable model output"),
+    (130, "interrupted (Ctrl-C)"),
+)
+EXIT_CODES_HELP = "Exit codes: " + "; ".join(f"{code} {meaning}" for code, meaning in EXIT_CODES) + "."
+
 app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
-    help="Review supplier contracts against a playbook, with an agent that remembers across runs.",
+    help="Review supplier contracts against a playbook, with an agent that remembers across runs.\n\n"
+    "Example: contract-review review contract.pdf --format html --out review.html",
+    epilog=EXIT_CODES_HELP,
 )
 out = Console()
 err = Console(stderr=True)
@@ -33,6 +49,18 @@ Tenant = Annotated[str | None, typer.Option("--tenant", help="tenant id (default
 Agent = Annotated[str | None, typer.Option("--agent", help="agent id (default: settings)")]
 Home = Annotated[Path | None, typer.Option("--home", help="data folder (default: CONTRACT_AGENT_HOME)")]
 Format = Annotated[str, typer.Option("--format", "-f", help="text | markdown | json")]
+ReportFormat = Annotated[str, typer.Option("--format", "-f", help="text | markdown | json | html")]
+OutFile = Annotated[Path | None, typer.Option("--out", help="write the report to this file")]
+Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="no progress or status lines on stderr")]
+REPORT_FORMATS = ("text", "markdown", "json", "html")
+
+
+@app.callback()
+def _global_options(
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress or status lines from any command")] = False,
+) -> None:
+    """Review supplier contracts against a playbook, with an agent that remembers across runs."""
+    set_quiet(quiet)
 
 
 def fail(message: str) -> None:
@@ -56,11 +84,11 @@ def emit(text: str, out_file: Path | None) -> None:
         out_file.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
 
 
-@app.command()
+@app.command(epilog=EXIT_CODES_HELP)
 def review(
     paths: Annotated[list[Path], typer.Argument(help="contract files: .pdf, .txt or .md")],
-    fmt: Format = "text",
-    out_file: Annotated[Path | None, typer.Option("--out", help="write the report to this file")] = None,
+    fmt: ReportFormat = "text",
+    out_file: OutFile = None,
     tenant: Tenant = None,
     agent: Agent = None,
     model: Annotated[str | None, typer.Option("--model", help="offline | bedrock:<id> | ollama:<name>")] = None,
@@ -69,22 +97,23 @@ def review(
     domain: Annotated[str | None, typer.Option("--domain")] = None,
     thread_id: Annotated[str | None, typer.Option("--thread-id", help="run id / checkpoint thread")] = None,
     home: Home = None,
+    quiet: Quiet = False,
 ) -> None:
-    """Review contracts and print a report.
+    """Review contracts and print a report (several files: one report each, progress on stderr).
 
-    Example: contract-review review sample_contracts/northwind_msa_01.pdf --format json --out r.json
+    Example: contract-review review a.pdf b.pdf --format html --out review.html
     """
     from agent.runner import Reviewer, open_checkpointer
 
-    if fmt not in ("text", "markdown", "json"):
-        raise typer.BadParameter("use text, markdown or json", param_hint="--format")
+    if fmt not in REPORT_FORMATS:
+        raise typer.BadParameter("use text, markdown, json or html", param_hint="--format")
     settings = load_settings(home, tenant=tenant, agent=agent, task_type=task_type, domain=domain)
     reports, failures = [], []
     with open_checkpointer(settings) as saver:
         reviewer = Reviewer(
             settings, saver, reviewer_model=model, use_memory=not no_memory,
         )
-        for path in paths:
+        for path in track(paths, "review", label=lambda p: p.name, quiet=True if quiet or len(paths) < 2 else None):
             try:
                 reports.append(reviewer.review_path(path, thread_id=thread_id if len(paths) == 1 else None))
             except ContractAgentError as exc:
@@ -94,53 +123,85 @@ def review(
     if fmt == "json":
         emit(json.dumps(reports[0] if len(paths) == 1 and reports else reports, indent=2), out_file)
     elif reports:
-        text = "\n".join(render_markdown(r) for r in reports)
-        if fmt == "markdown" or out_file is not None:
-            emit(text, out_file)
-        else:
-            out.print(Markdown(text))
+        show_report(reports, fmt, out_file)
+    if out_file is not None and (reports or fmt == "json") and not quiet:
+        status(f"wrote {fmt} report to {out_file}")
     if failures:
         raise typer.Exit(max(f.exit_code for f in failures))
 
 
-@app.command()
+def show_report(reports: list[dict], fmt: str, out_file: Path | None) -> None:
+    """Markdown, html or text (Markdown rendered for the terminal; plain Markdown into a file)."""
+    if fmt == "html":
+        from agent.report_html import render_html
+
+        emit(render_html(reports), out_file)
+        return
+    text = "\n".join(render_markdown(r) for r in reports)
+    if fmt == "markdown" or out_file is not None:
+        emit(text, out_file)
+    else:
+        out.print(Markdown(text))
+
+
+def status(message: str) -> None:
+    """A status line on stderr (not for errors; `--quiet` suppresses these)."""
+    from agent.progress import is_quiet
+
+    if not is_quiet():
+        sys.stderr.write(message + "\n")
+
+
+@app.command(epilog=EXIT_CODES_HELP)
 def resume(
     thread_id: Annotated[str, typer.Argument(help="thread id of the interrupted run")],
-    fmt: Format = "text",
+    fmt: ReportFormat = "text",
+    out_file: OutFile = None,
     home: Home = None,
 ) -> None:
     """Resume an interrupted review from its SQLite checkpoint.
 
-    Example: CONTRACT_AGENT_CHECKPOINTER=sqlite contract-review resume 6b1f0c...
+    Example: CONTRACT_AGENT_CHECKPOINTER=sqlite contract-review resume 6b1f0c... --format html
     """
     from agent.runner import Reviewer, open_checkpointer
 
+    if fmt not in REPORT_FORMATS:
+        raise typer.BadParameter("use text, markdown, json or html", param_hint="--format")
     settings = load_settings(home, checkpointer="sqlite")
     with open_checkpointer(settings) as saver:
         report = Reviewer(settings, saver).resume(thread_id)
-    emit(json.dumps(report, indent=2) if fmt == "json" else render_markdown(report), None)
+    if fmt == "json":
+        emit(json.dumps(report, indent=2), out_file)
+    else:
+        show_report([report], fmt, out_file)
 
 
 @app.command()
 def demo(
     home: Home = None,
-    show_reports: Annotated[bool, typer.Option("--reports/--no-reports")] = True,
+    show_reports: Annotated[bool, typer.Option("--reports/--no-reports", help="print each review's report")] = True,
+    fmt: Annotated[str, typer.Option("--format", "-f", help="text | json (one row per run, no reports)")] = "text",
+    quiet: Quiet = False,
 ) -> None:
-    """Review the sample contracts on a fresh data folder: same-template ones in sequence with
-    memory (and once without, to compare), then the others.
+    """Review the sample contracts on a fresh data folder: same-template ones in sequence with memory (and once without, to compare), then the others.
 
     Example: contract-review demo --no-reports
     """
     from agent.demo import run_demo
 
-    run_demo(out, home=home, show_reports=show_reports)
+    if fmt not in ("text", "json"):
+        raise typer.BadParameter("use text or json", param_hint="--format")
+    run_demo(out, home=home, show_reports=show_reports, fmt=fmt, quiet=quiet or None)
 
 
 from agent.memory_cli import memory_app  # noqa: E402  (sub-command group)
 
 app.add_typer(memory_app, name="memory")
 
-eval_app = typer.Typer(help="Measure the contract tools against labelled data.", no_args_is_help=True)
+eval_app = typer.Typer(
+    help="Measure the contract tools against labelled data.\n\nExample: contract-review eval cuad --data ../shared/cuad",
+    no_args_is_help=True,
+)
 app.add_typer(eval_app, name="eval")
 
 
@@ -159,7 +220,15 @@ def eval_cuad(
     emit(json.dumps(result, indent=2) if fmt == "json" else format_cuad_report(result), None)
 
 
+def quiet_library_logs() -> None:
+    """Libraries log at INFO/DEBUG (bm25s, presidio); a CLI user wants only warnings."""
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    for name in ("bm25s", "presidio-analyzer", "presidio_analyzer", "httpx", "wordllama"):
+        logging.getLogger(name).setLevel(logging.WARNING)
+
+
 def main(argv: list[str] | None = None) -> int:
+    quiet_library_logs()
     try:
         # In non-standalone mode click returns the code of a `typer.Exit` instead of exiting.
         result = app(args=argv, standalone_mode=False, prog_name="contract-review")
@@ -184,3 +253,7 @@ def main(argv: list[str] | None = None) -> int:
         fail(f"internal error: {type(exc).__name__}: {exc}")
         return 1
     return result if isinstance(result, int) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -52,5 +52,5 @@ def reviewer_system_prompt(clause_types: Sequence[str], memory_block: str = "") 
 
 
 def task_prompt(name: str, task_type: str, opening: str) -> str:
-    opening = " ".join(opening.split())[:400]
+    opening = " ".join(opening.split())[:700]
     return TASK_TEMPLATE.format(name=name, task_type=task_type, opening=opening)

@@ -22,7 +22,7 @@ def prepare(state: ReviewState, runtime: Runtime[ReviewContext]) -> dict:
     if not contract:
         name = state.get("contract_name") or "contract"
         contract = parse_contract(state.get("contract_text") or "", name).model_dump()
-    opening = contract["text"][:600]
+    opening = contract["text"][:900]
     task = task_prompt(contract["name"], runtime.context.task_type, opening)
     return {
         "contract": contract,

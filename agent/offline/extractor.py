@@ -22,6 +22,8 @@ _NAME_RE = re.compile(r"[\"“']([^\"”'\n]{1,200})[\"”']")
 _OPENING_RE = re.compile(r"Contract opening:\s*(.+)", re.DOTALL)
 _TITLE_RE = re.compile(r"\b((?:[A-Z][A-Za-z&\-]*\s+){0,5}(?:AGREEMENT|Agreement|CONTRACT|Contract|TERMS|Terms))\b")
 _PARTIES_RE = re.compile(r"\bbetween\s*:?\s*(?:\(1\)\s*)?(.+?)\s+and\s+(?:\(2\)\s*)?(.+?)(?=;|\.\s|\.$|\s+whose\b|$)", re.IGNORECASE)
+_NUMBERED_PARTY_RE = re.compile(r"\(\d\)\s*([A-Z][A-Za-z0-9&.,\- ]*?[A-Za-z.])(?=\s*,|\s*\()")
+_PARTY_INTRO_RE = re.compile(r"(?:\(\d\)|\bbetween\b|\band\b)\s*:?\s*([A-Z][A-Za-z0-9&.,\- ]*?[A-Za-z.])(?=\s*,|\s*\()")
 _SUPPLIER_LABEL_RE = re.compile(r"\(\s*(?:the\s+)?[\"“]?(?:Supplier|Vendor|Seller|Provider|Contractor|Licensor)", re.IGNORECASE)
 _SEVERITY_CONFIDENCE = {"high": 0.85, "medium": 0.8, "low": 0.75}
 _FACTS_PER_KIND = 4
@@ -65,7 +67,14 @@ def task_summary(task: str) -> str:
 def _supplier(task: str) -> str:
     """The party the task's opening labels as the supplier (or vendor, seller ...), else the first named."""
     opening_match = _OPENING_RE.search(task)
-    parties = _PARTIES_RE.search(" ".join((opening_match.group(1) if opening_match else task).split()))
+    opening = " ".join((opening_match.group(1) if opening_match else task).split())
+    label = _SUPPLIER_LABEL_RE.search(opening)
+    if label:  # `(1) ACME LTD, a company ... ("Supplier")`: the party introduced last before the label
+        before = opening[: label.start()]
+        intros = list(_NUMBERED_PARTY_RE.finditer(before)) or list(_PARTY_INTRO_RE.finditer(before))
+        if intros:
+            return _clean_party(intros[-1].group(1))
+    parties = _PARTIES_RE.search(opening)
     if not parties:
         return ""
     raw = [parties.group(1), parties.group(2)]
