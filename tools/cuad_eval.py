@@ -90,8 +90,10 @@ def _value_match(category: str, answer: str, candidates: list[Candidate]) -> boo
         ours = extract_jurisdiction(quotes)
         if ours is None:
             return False
-        a, o = answer.lower(), ours.lower()
-        return a in o or o in a
+        o = ours.lower()
+        # the lawyers list several jurisdictions as "England; Wales"
+        parts = [a.strip() for a in answer.lower().split(";") if a.strip()]
+        return all(a in o or o in a for a in parts)
     if category == "Renewal Term":
         wanted = _answer_months(answer)
         ours = extract_renewal(quotes)[1]

@@ -14,7 +14,7 @@ from tools.numbers import NUMBER
 
 _N = NUMBER
 # a duration as contracts write it: "thirty (30) days", "12-month", "a year"
-DUR = rf"(?:{_N}|an?)[\s-]*(?:\(\s*\d+\s*\)\s*)?(?:business\s+|calendar\s+)?(?:days?|months?|years?|weeks?|hours?)"
+DUR = rf"(?:{_N}|an?)[\s-]*(?:\(\s*(?:\d+|[a-z]+(?:[\s-][a-z]+)?)\s*\)\s*)?(?:business\s+|calendar\s+)?(?:days?|months?|years?|weeks?|hours?)"
 
 
 @dataclass(frozen=True)

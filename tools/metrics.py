@@ -130,6 +130,12 @@ def extract_renewal(text: str) -> tuple[float | None, float | None]:
             term = d.months
         elif term is None and _rx(r"^\s*(?:each|periods?|terms?|increments?|renewal)").search(after) and _rx(r"renew|extend|extension").search(text):
             term = d.months
+    if term is None and _rx(r"renew|extend|extension|continue").search(text):
+        # periods named by a word rather than a number: "renew automatically each year", "monthly periods"
+        if _rx(r"\b(?:each|every|per)\s+(?:calendar\s+|contract\s+)?year\b|\bannual(?:ly)?\b|\byearly\b|\byear[\s-]to[\s-]year\b").search(text):
+            term = 12.0
+        elif _rx(r"\b(?:each|every|per)\s+month\b|\bmonthly\b|\bmonth[\s-]to[\s-]month\b").search(text):
+            term = 1.0
     return notice, term
 
 
@@ -188,8 +194,11 @@ def price_increase_pct(m: Metric, text: str) -> Judgement:
 
 
 # ---------------------------------------------------------------- governing law
-_LAW_OF = _rx(r"\blaws?\s+of\s+(?:the\s+)?(?:(?:State|Commonwealth|Province|Republic|Kingdom|Federal\s+Republic|People'?s\s+Republic)\s+of\s+)?(?P<place>[A-Z][A-Za-z.]*(?:\s+(?:and\s+)?[A-Z][A-Za-z.]*){0,3})")
-_STOP_WORDS = {"usa", "u.s.a", "united states", "without", "excluding", "applicable", "and", "the"}
+_LAW_OF = _rx(r"\blaws?(?:,[^,]{0,60},)?\s+(?:of|in)\s+(?:the\s+)?(?:(?:State|Commonwealth|Province|Republic|Kingdom|Federal\s+Republic|People'?s\s+Republic)\s+of\s+)?(?P<place>[A-Z][A-Za-z.]*(?:\s+(?:and\s+)?[A-Z][A-Za-z.]*){0,3})")
+_STOP_WORDS = {"usa", "u.s.a", "united states", "without", "excluding", "applicable", "and", "the", "that", "this", "such", "said"}
+# fallbacks: "... and the State of Florida", "in accordance with Ohio law"
+_STATE_OF = re.compile(r"\b(?:State|STATE|state|Commonwealth|COMMONWEALTH|Province|PROVINCE)\s+of\s+(?P<place>[A-Z][A-Za-z.]*(?:\s+[A-Z][A-Za-z.]*){0,2})")
+_NAMED_LAW = re.compile(r"\b(?:with|by|under)\s+(?:the\s+)?(?P<place>[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s+law\b")
 
 
 def extract_jurisdiction(text: str) -> str | None:
@@ -209,6 +218,10 @@ def extract_jurisdiction(text: str) -> str | None:
             if name.lower() in ("united states of america", "united states"):
                 continue
             return name
+    for pattern in (_STATE_OF, _NAMED_LAW):
+        m = pattern.search(text)
+        if m and m.group("place").lower() not in _STOP_WORDS:
+            return m.group("place").rstrip(".,")
     return None
 
 

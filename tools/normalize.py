@@ -13,10 +13,19 @@ import re
 import unicodedata
 from collections import Counter
 
+# "- 3 -", "Page 4 of 9", "iv", "12." and "- 1 1 -" (digits spaced out by the extraction)
 _PAGE_NUMBER = re.compile(
-    r"^(?:[-–—_]*\s*)?(?:page\s+)?(?:\d{1,4}|[ivxlc]{1,6})(?:\s+of\s+\d{1,4})?(?:\s*[-–—_]*)?$",
+    r"^(?:[-–—_]*\s*)?(?:page\s+)?(?:\d(?: ?\d){0,3}|[ivxlc]{1,6})(?:\s+of\s+\d{1,4})?\.?(?:\s*[-–—_]*)?$",
     re.IGNORECASE,
 )
+# Some filings flatten each page into one line and keep the layout's line breaks as runs of
+# spaces: "- 2 -   TELKOM CONTRACT No. 076C/01   1.     RECORDAL   It is recorded that:".
+# Such a run becomes a line break again, except right after a clause number ("1.     RECORDAL").
+_LAYOUT_BREAK = re.compile(r"(?<![ \t\u00a0])(?<!\d\.)[ \t\u00a0]{3,}(?=\S)")
+# Clause numbers spaced out by the extraction: "2. 3. 8." -> "2.3.8."
+_SPACED_NUMBER = re.compile(r"^(\d{1,3}\.(?: \d{1,3}\.)+)(?=\s)")
+# "1.DGT shall pay ...": a clause number glued to its first word.
+_GLUED_NUMBER = re.compile(r"^(\d{1,2}\.)(?=[A-Z][A-Za-z])")
 _PAGE_LABEL = re.compile(r"^page\s+\d{1,4}(?:\s+of\s+\d{1,4})?\b.{0,60}$", re.IGNORECASE)
 _SPACES = re.compile(r"[ \t\u00a0\u2000-\u200b\u3000]+")
 _HYPHENATED_END = re.compile(r"[A-Za-z]{2}-$")
@@ -26,7 +35,11 @@ _INLINE_HEADING = re.compile(
     r"(?<=[.;:]) (?=(?:\d{1,2}\.\d{1,2}(?:\.\d{1,2})?\s+[A-Z][A-Za-z]+(?:\s+(?:[A-Z&][A-Za-z]*|of|and|for|the|to|in|on|or)){0,6}\.\s)"
     r"|\d{1,2}\.\s+[A-Z][A-Z,;&/ -]{3,60}\s+\d{1,2}\.\d{1,2}\s)"
     r"|(?<=[A-Z]{3}) (?=\d{1,2}\.\d{1,2}\s+[A-Z][a-z])"  # "TERMS OF PAYMENT 6.1 Payment Terms"
+    r"|(?<=[.;:]) (?=\d{1,2}\.\d{1,2}\.?\s+(?:[A-Z][a-z]|[A-Z]{2,}\b))"  # "... Services. 1.2. This Agreement ..."
+    r"|(?<=[.;:]) (?=\d{1,2}\.0\s+[A-Z][a-z]+(?:\s+[A-Za-z]+){0,4}\s+\d{1,2}\.1\.?\s)"  # "... Addenda. 2.0 Payment 2.1 ..."
 )
+# "2.0 Payment 2.1 Client will pay": the first clause of a "N.0 Title" article, run into its title
+_ZERO_HEADING = re.compile(r"(\b\d{1,2}\.0 [A-Z][A-Za-z]+(?: [A-Za-z]+){0,4}?) (?=\d{1,2}\.1\.? [A-Z])")
 _TERMINAL = tuple('.:;!?)]"\'”’')
 
 # A line that opens a new block even without a blank line before it: a numbered heading,
@@ -61,8 +74,9 @@ def _is_page_number(line: str) -> bool:
     return bool(_PAGE_NUMBER.match(line) or _PAGE_LABEL.match(line))
 
 
-def _should_join(previous: str, following: str, *, blank_between: bool) -> bool:
-    """Whether `following` continues the sentence that `previous` left open."""
+def _should_join(previous: str, following: str, *, blank_between: bool, same_line: bool = False) -> bool:
+    """Whether `following` continues the sentence that `previous` left open (`same_line`: both
+    are pieces of one flattened layout line)."""
     if not previous or not following or _BLOCK_START.match(following):
         return False
     open_sentence = not previous.endswith(_TERMINAL)
@@ -77,8 +91,14 @@ def _should_join(previous: str, following: str, *, blank_between: bool) -> bool:
         return False
     # Short all-caps or title lines are headings, not wrapped text.
     if previous.isupper() and len(previous) < 80:
-        return False
+        # ... unless an all-caps paragraph goes on: "IN NO" / "EVENT SHALL EITHER PARTY'S ..."
+        return same_line and following.isupper() and len(previous) >= 40
     return len(previous) >= 40
+
+
+def _clean(line: str) -> str:
+    line = _SPACES.sub(" ", line).strip()
+    return _GLUED_NUMBER.sub(r"\1 ", _SPACED_NUMBER.sub(lambda m: m.group(1).replace(" ", ""), line))
 
 
 def normalise_text(raw: str) -> str:
@@ -89,11 +109,12 @@ def normalise_text(raw: str) -> str:
     text = unicodedata.normalize("NFKC", raw)
     text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\f", "\n").replace("\v", "\n")
     text = text.replace("\u00ad", "")  # soft hyphens only mark where a word may break
-    lines = [_SPACES.sub(" ", line).strip() for line in text.split("\n")]
+    pieces = [(_clean(piece), i > 0) for line in text.split("\n") for i, piece in enumerate(_LAYOUT_BREAK.split(line.strip()))]
+    lines = [line for line, _ in pieces]
     furniture = _furniture_keys(lines)
     paragraphs: list[str] = []
     blank_between = True
-    for line in lines:
+    for line, same_line in pieces:
         if not line:
             blank_between = True
             continue
@@ -101,9 +122,9 @@ def normalise_text(raw: str) -> str:
             continue  # a dropped page break counts as a blank line
         if paragraphs and _HYPHENATED_END.search(paragraphs[-1]) and line[0].islower():
             paragraphs[-1] = paragraphs[-1][:-1] + line  # a word hyphenated across lines
-        elif paragraphs and _should_join(paragraphs[-1], line, blank_between=blank_between):
+        elif paragraphs and _should_join(paragraphs[-1], line, blank_between=blank_between, same_line=same_line):
             paragraphs[-1] = f"{paragraphs[-1]} {line}"
         else:
             paragraphs.append(line)
         blank_between = False
-    return "\n".join(_INLINE_HEADING.sub("\n", p) for p in paragraphs)
+    return "\n".join(_ZERO_HEADING.sub("\\1\n", _INLINE_HEADING.sub("\n", p)) for p in paragraphs)

@@ -75,7 +75,8 @@ def assess_clause_data(contract: Contract, playbook: Playbook, clause_type: str,
     if finding is None:
         elsewhere = list(dict.fromkeys(c.section for c in find_candidates(contract, clause_type, limit=5)))[:3]
         hint = f"; find_clauses ranks section {', '.join(elsewhere)} first" if elsewhere else "; the contract may lack it"
-        return {"clause_type": clause_type, "section": found.id, "found": False,
+        # `candidates`: the detector's best sections, so a caller can assess one next directly
+        return {"clause_type": clause_type, "section": found.id, "found": False, "candidates": elsewhere,
                 "reason": f"no {clause_type} language found in section {found.id}{hint}"}
     return {"clause_type": clause_type, "section": finding["section"], "found": True, "quote": finding["quote"],
             "start": finding["start"], "end": finding["end"], "verdict": finding["verdict"],

@@ -13,8 +13,10 @@ from tools.detector import Detector
 from tools.detector import detector as _d
 from tools.finer_rules import FINER, NOT_COMPETE
 
-_BREACH = r"\b(?:breach|default|insolven|bankrupt|fails?\s+to|failure\s+to|cause\b(?!\s+to)|material\s+adverse)"
-_CAN_END = r"\b(?:(?:may|can|right\s+to|option\s+to|elect\s+to|entitled\s+to)\s+(?:\w+\s+){0,4}(?:terminat|cancel)\w*|may\s+be\s+(?:terminated|cancell?ed))\b"
+_BREACH = r"\b(?:breach|default|insolven|bankrupt|fails?\s+(?:\w+\s+)?to|failure\s+to|(?<!without )cause\b(?!\s+to)|material\s+adverse)"
+# "may terminate", "may, in its sole discretion, terminate", "shall be entitled, at its option, to terminate"
+_CAN_END = (r"\b(?:(?:may|can|right\s+to|option\s+to|elect\s+to|entitled(?:\s+to)?|ability\s+to)(?:[\s,]+[\w']+){0,8}?[\s,]+(?:to\s+)?(?:terminat|cancel)\w*"
+            r"|may\s+be\s+(?:terminated|cancell?ed)|cancell?able\s+at\s+any\s+time)\b")
 _CONV = (r"\b(?:for\s+(?:its\s+|their\s+)?(?:own\s+)?convenience|for\s+any\s+(?:or\s+no\s+)?reason|for\s+no\s+reason|without\s+cause"
          r"|with\s+or\s+without\s+cause|for\s+non-?cause|without\s+(?:any\s+)?reason|(?:at|in)\s+its\s+(?:sole\s+)?(?:and\s+absolute\s+)?discretion"
          r"|at\s+the\s+option\s+of\s+any\s+party)\b")
@@ -29,7 +31,9 @@ DETECTORS: dict[str, Detector] = {
         (r"\b(?:(?:shall|will)\s+(?:not|in\s+no\s+event)\s+(?:be\s+liable|have\s+any\s+liability)|(?:no|neither)\s+party\s+(?:shall|will)\s+(?:be\s+liable|have\s+any\s+liability))\b.{0,250}?\b(?:indirect|incidental|consequential|special|punitive|exemplary|lost\s+profits?|loss\s+of\s+(?:prospective\s+)?profits?|compensation)", 3),
         (r"\bliab\w*\b.{0,200}?\b(?:is|are|shall\s+be)\s+(?:hereby\s+)?excluded\b", 3),
         (r"\bexclud\w*\b.{0,40}?\b(?:consequential|indirect|incidental|punitive)\b.{0,40}?\bdamages\b", 3),
-        (r"\bwaives?\b.{0,60}?\bright\s+to\s+recover\b", 3),
+        (r"\bwaives?\b.{0,60}?\bright\s+to\s+(?:recover|seek|claim)\b", 3),
+        (r"\bin\s+no\s+event\s+(?:shall|will)\s+(?:\w+'?s?\s+){0,4}?(?:be\s+liable|have\s+any\s+liability)\b.{0,250}?\b(?:indirect|incidental|consequential|special|punitive|exemplary|lost\s+profits?)", 3),
+        (r"\bin\s+no\s+event\s+(?:shall|will)\b.{0,200}?\bliab\w*\b.{0,200}?\bexceed", 3),
         (r"\bcumulative\s+maximum\b|\bentire\s+(?:liability|obligation)\b", 3),
         (r"\bneither\s+party\s+shall\s+be\s+liable\b", 1),
         (r"\blimitation\s+of\s+liability\b", 1.5),
@@ -47,12 +51,14 @@ DETECTORS: dict[str, Detector] = {
     "termination_convenience": _d("termination_convenience", [
         (rf"{_CAN_END}.{{0,150}}?{_CONV}", 3.5),
         (rf"{_CONV}.{{0,120}}?{_CAN_END}", 3.5),
-        (rf"{_CAN_END}.{{0,120}}?\b(?:upon|on|by\s+giving|by\s+providing|with|after)\s+(?:at\s+least\s+|not\s+less\s+than\s+|no\s+less\s+than\s+|a\s+)?(?:{_DUR}|\[\*+\])\s*\b.{{0,40}}?\bnotice", 3),
+        (rf"{_CAN_END}.{{0,120}}?\b(?:upon|on|by|by\s+giving|by\s+providing|with|after)\s+(?:at\s+least\s+|not\s+less\s+than\s+|no\s+less\s+than\s+|a\s+)?(?:{_DUR}|\[\*+\])\s*\b.{{0,40}}?\bnotice", 3),
         (rf"\b(?:giving|providing|upon)\b.{{0,60}}?\b{_DUR}\b.{{0,40}}?\bnotice\s+of\s+(?:its\s+)?(?:intent\w*\s+to\s+)?terminat", 3),
         (r"^\(?[a-z0-9]{1,4}\)\s+(?:without\s+cause|for\s+convenience|for\s+any\s+reason)\b", 3.5),
         (r"\b(?:alter|cease|discontinue)\b.{0,60}?\b(?:providing|services?)\b.{0,120}?\bwithout\s+(?:any\s+)?liability", 3),
         (r"\bmay\s+terminat\w*\b.{0,80}?\bat\s+any\s+time\b", 2),
         (_BREACH, -2.5),
+        (r"\bmay\s+not\s+be\s+terminated\b|\bnot\s+(?:be\s+)?(?:entitled|permitted)\s+to\s+terminat", -3.5),
+        (r"\bterminat\w*\b.{0,60}?\bby\s+(?:the\s+)?(?:mutual\s+)?(?:written\s+)?(?:agreement|consent)\b|\bmutual(?:ly)?\s+(?:written\s+)?(?:agree|consent)", -3),
         (r"\b(?:is|are|be|been|being)\s+terminated\s+for\s+any\s+reason|\bsurviv\w*|\b(?:termination|expiration)\s+or\s+(?:termination|expiration)\b.{0,30}?\bfor\s+any\s+reason", -3),
     ], title=r"terminat"),
     "auto_renewal": _d("auto_renewal", [
@@ -65,6 +71,10 @@ DETECTORS: dict[str, Detector] = {
         (r"\bRenewal\s+(?:Term|Period)\b", 2),
         (r"\bevergreen\b", 3),
         (rf"\brenew\w*\b.{{0,60}}?\b{_DUR}", 1),
+        (r"\b(?:renew\w*|extend\w*|prolong\w*|continue\w*)\s+(?:automatically|tacitly)\b|\btacit\w*\s+(?:renew|extension|prolong)", 3.5),
+        # evergreen terms: "thereafter ... shall continue until terminated by either party"
+        (r"\b(?:thereafter|after\s+that|indefinitely|year\s+to\s+year|month\s+to\s+month)\b.{0,100}?\buntil\s+terminated\b", 3.5),
+        (r"\b(?:continue|remain)\w*\b.{0,60}?\b(?:thereafter|after\s+that|indefinitely)\b.{0,60}?\buntil\b", 3),
         (r"\bshall\s+not\s+(?:be\s+)?(?:automatically\s+)?renew", -3),
     ], title=r"\bterm\b|renew"),
     "payment_terms": _d("payment_terms", [
@@ -88,14 +98,19 @@ DETECTORS: dict[str, Detector] = {
     "governing_law": _d("governing_law", [
         (r"\bgoverned\b.{0,80}?\blaws?\b", 3),
         (r"\b(?:construed|interpreted|enforced|governed)\b.{0,80}?\b(?:in\s+accordance\s+with|under|pursuant\s+to|by)\b.{0,40}?\blaws?\s+of\b", 3),
+        (r"\blaws?\s+of\b.{0,150}?\bgovern(?:s|ed)?\b", 3),
+        (r"\b(?:made|applied|construed|interpreted)\b.{0,80}?\b(?:under|in\s+accordance\s+with|subject\s+to)\b.{0,80}?\blaws?\s+of\b", 3),
         (r"\bgoverning\s+law\b", 1.5),
         (r"\blaws?\s+of\s+(?:the\s+)?(?:State|Commonwealth|Province|Republic|Kingdom|People's\s+Republic)\s+of\b", 1),
         (r"\bapplicable\s+law\s+(?:shall\s+be|is)\b", 2),
     ], title=r"governing\s+law|applicable\s+law|choice\s+of\s+law"),
     "assignment": _d("assignment", [
-        (r"\b(?:not|no)\b.{0,80}?\bassign\w*\b.{0,200}?\bwithout\b.{0,80}?\b(?:consent|approval)", 3),
-        (r"\bassign\w*\b.{0,200}?\bwith(?:out)?\s+(?:the\s+)?(?:\S+\s+){0,3}?(?:consent|approval)", 2.5),
-        (r"\b(?:may|shall|will|can)\s+not\s+(?:\w+\s+){0,3}(?:assign|transfer)\w*\b", 2),
+        (r"\b(?:not|no|neither|nor)\b.{0,80}?\bassign\w*\b.{0,200}?\bwithout\b.{0,80}?\b(?:consent|approval)", 3),
+        (r"\bassign\w*\b.{0,200}?\bwith(?:out)?\s+(?:the\s+)?(?:\S+\s+){0,5}?(?:consent|approval)", 2.5),
+        (r"\b(?:may|shall|will|can|must)\s+not\s+(?:\w+\s+){0,3}(?:assign|transfer)\w*\b", 2),
+        (r"\b(?:neither|no)\s+party\s+(?:shall|may|will|can)\s+(?:be\s+entitled\s+to\s+|have\s+the\s+(?:right|power)\s+to\s+)?(?:[\w]+,?\s+){0,3}?(?:assign|transfer)\w*\b", 3),
+        (r"\bterminat\w*\s+automatically\b.{0,60}?\bassignment\b", 3),
+        (r"\b(?:assign\w*|transfer\w*)\b.{0,200}?\b(?:null\s+and\s+void|void\s+and\s+(?:of\s+no|without)\s+(?:force|effect)|shall\s+be\s+(?:deemed\s+)?void)", 3),
         (r"\b(?:not|non)[\s-]?(?:be\s+)?(?:assignable|transferable)\b", 2.5),
         (r"\bassign\w*\b.{0,80}?\b(?:successors?|affiliates?|merger|acquir)", 1),
         (r"\b(?:may|can)\s+(?:freely\s+)?assign\b", 1.5),
@@ -162,7 +177,11 @@ DETECTORS: dict[str, Detector] = {
         (r"\b(?:guaranteed|committed)\s+(?:minimum|volume|quantity|quantities|amount)", 3),
         (r"\b(?:purchase|order|buy)\w*\b.{0,60}?\bat\s+least\b", 2),
         (r"\bminimum\b", 1),
+        (r"\b(?:sales?|purchase|revenue|performance)\s+(?:targets?|quotas?|benchmarks?)\b", 2.5),
+        (r"\b(?:meet|achieve|satisfy|attain|reach)\w*\b.{0,40}?\b(?:sales?|purchase|revenue|performance)\s+(?:targets?|quotas?|benchmarks?)\b", 1),
         (r"\bnon-?binding\b", -1),
+        # "no guarantee that any minimum ...", "nothing ... obligates a Party to purchase any minimum"
+        (r"\bno\s+guarantee\b|\bnothing\b.{0,80}?\bobligat\w*\b", -3),
     ], title=r"minimum|commitment|forecast"),
     "confidentiality": _d("confidentiality", [
         (r"\bconfidential\s+information\b|\bproprietary\s+information\b", 2),
@@ -187,7 +206,7 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     "liability_cap": ("liab", "exceed", "remed", "damage", "recover", "maximum", "obligation", "responsib"),
     "uncapped_liability": ("indemn", "harmless", "defend", "unlimited", "without limit"),
     "termination_convenience": ("terminat", "cancel", "convenience", "without cause", "for any reason", "cease", "discontinu"),
-    "auto_renewal": ("renew", "extend", "extension", "evergreen"),
+    "auto_renewal": ("renew", "extend", "extension", "evergreen", "tacit", "prolong", "until"),
     "payment_terms": ("pay", "invoice", "net ", "due"),
     "price_changes": ("price", "pricing", "fee", "rate", "charge", "favo", "cpi", "index", "%", "percent"),
     "governing_law": ("law",),
@@ -202,15 +221,15 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     "warranty_duration": ("warrant", "defect"),
     "liquidated_damages": ("liquidated", "credit", "penalt", "termination", "cancellation", "delay", "fee", "charge"),
     "liquidated_damages_clause": ("liquidated", "fee", "charge", "payment", "penalt", "delay"),
-    "minimum_commitment": ("minimum", "take", "shortfall", "guaranteed", "committed", "at least"),
+    "minimum_commitment": ("target", "quota", "benchmark", "minimum", "take", "shortfall", "guaranteed", "committed", "at least"),
     "confidentiality": ("confiden", "proprietary", "disclos", "divulg", "reveal"),
     "data_protection": ("personal", "privacy", "data", "breach", "security", "gdpr", "hipaa", "health", "incident"),
-    "renewal_notice": ("renew", "extend", "extension"),
+    "renewal_notice": ("renew", "extend", "extension", "until terminated"),
     "change_of_control": ("control", "ownership", "merger", "consolidat", "reorgani", "amalgamation", "substantially all", "majority", "fifty", "50"),
-    "uncapped_carveout": ("liab", "limitation", "exceed"),
+    "uncapped_carveout": ("liab", "limitation", "exceed", "damages"),
     "most_favored_nation": ("favo", "lowest", "best", "similarly", "other"),
-    "price_restrictions": ("price", "pricing", "fee", "rate", "charge"),
-    "post_termination_services": ("terminat", "expir", "transition", "successor", "surviv", "beyond"),
+    "price_restrictions": ("price", "pricing", "fee", "rate", "charge", "adjust", "increase"),
+    "post_termination_services": ("terminat", "expir", "transition", "successor", "surviv", "beyond", "remaining", "existing"),
     "survival": ("surviv", "continu", "remain", "perpetuity", "indefinite", "after", "following"),
     "breach_notice": ("notif", "breach", "incident"),
 }

@@ -98,6 +98,8 @@ def _numbered_heading(line: str) -> tuple[str, str] | None:
             return None
         if not rest or not _TITLE_WORD.match(rest):
             return None
+        if len(parts) == 2 and parts[1] == 0:
+            number = str(parts[0])  # "1.0 Services" opens article 1, whose clauses are 1.1, 1.2 ...
         return number, _title_from(rest)
     if m := _ROMAN_TOP.match(line):
         if m.group(2)[:1].isupper():
