@@ -1,6 +1,7 @@
-# The decay job: a Lambda run on an EventBridge schedule (memory.decay_lambda.handler). It
-# deletes FAILED episodes older than the limit and flags stale or failing procedures as
-# needs_review (it never deletes a procedure); TTL expires the rest of the episodes.
+# The decay job: a Lambda run on an EventBridge schedule (memory.decay_lambda.handler, the rules
+# of memory.decay). It deletes expired episodes and FAILED ones older than the limit, merges
+# near-duplicate episodes, flags stale or failing procedures as needs_review (it never deletes
+# a procedure) and prunes old retrieval telemetry.
 
 data "aws_iam_policy_document" "decay_assume" {
   statement {
@@ -34,6 +35,11 @@ data "aws_iam_policy_document" "decay" {
       aws_dynamodb_table.procedures.arn,
       "${aws_dynamodb_table.procedures.arn}/index/*",
     ]
+  }
+  statement {
+    sid       = "PruneRetrievalTelemetry"
+    actions   = ["dynamodb:Query", "dynamodb:DeleteItem"]
+    resources = [aws_dynamodb_table.telemetry.arn]
   }
   statement {
     sid       = "OpenTheOtherTables"

@@ -147,3 +147,36 @@ resource "aws_dynamodb_table" "confirmations" {
     kms_key_arn = aws_kms_key.memory.arn
   }
 }
+
+# Retrieval telemetry (memory.backends.aws.telemetry): what each tier returned to each run.
+# TTL expires events after the memory URL's telemetry_days (default 180); decay prunes the rest.
+resource "aws_dynamodb_table" "telemetry" {
+  name                        = "${var.table_prefix}-telemetry"
+  billing_mode                = "PAY_PER_REQUEST"
+  hash_key                    = "pk" # "<tenant>/<agent>"
+  range_key                   = "sk" # "<ISO time>#<run id>#<tier>"
+  deletion_protection_enabled = true
+
+  attribute {
+    name = "pk"
+    type = "S"
+  }
+  attribute {
+    name = "sk"
+    type = "S"
+  }
+
+  ttl {
+    attribute_name = "expires_at"
+    enabled        = true
+  }
+
+  point_in_time_recovery {
+    enabled = true
+  }
+
+  server_side_encryption {
+    enabled     = true
+    kms_key_arn = aws_kms_key.memory.arn
+  }
+}

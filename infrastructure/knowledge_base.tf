@@ -150,6 +150,7 @@ locals {
     aws_dynamodb_table.facts.arn,
     aws_dynamodb_table.procedures.arn,
     aws_dynamodb_table.confirmations.arn,
+    aws_dynamodb_table.telemetry.arn,
   ]
   table_and_index_arns = concat(local.table_arns, [for arn in local.table_arns : "${arn}/index/*"])
 }

@@ -12,6 +12,7 @@ output "table_names" {
     facts         = aws_dynamodb_table.facts.name
     procedures    = aws_dynamodb_table.procedures.name
     confirmations = aws_dynamodb_table.confirmations.name
+    telemetry     = aws_dynamodb_table.telemetry.name
   }
 }
 
