@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from pathlib import Path
 
 import pytest
@@ -193,17 +192,12 @@ def test_long_text_is_scrubbed_whole(scrubber):
     assert result.text.count("reasonable skill and care") == 3000
 
 
-def test_scrubbing_10kb_takes_under_50ms(scrubber):
+def test_scrubbing_is_deterministic_and_idempotent_on_a_long_text(scrubber):
+    # Speed is a benchmark figure (`make bench`), not a timed test: here only behaviour.
     text = _text("northwind_msa_01")[:10_240]
-    scrubber.scrub(text)  # warm caches
-    best = min(_elapsed(scrubber.scrub, text) for _ in range(5))
-    assert best < 0.050, f"{best * 1000:.1f} ms"
-
-
-def _elapsed(fn, arg) -> float:
-    start = time.perf_counter()
-    fn(arg)
-    return time.perf_counter() - start
+    once = scrubber.scrub(text).text
+    assert once == scrubber.scrub(text).text
+    assert scrubber.scrub(once).text == once
 
 
 def test_result_offsets_point_into_the_original_and_keep_no_values(scrubber):
