@@ -7,6 +7,8 @@ the `BaseChatModel` interface, chosen by what the messages ask (see docs/ARCHITE
 - system prompt starting `TASK: extract-run-artifacts`: one JSON object of `RunArtifacts`;
 - contract tools bound: the next tool calls of a fixed review policy (agent.offline.planner),
   or the final review once every clause type has a finding;
+- other tools bound: a call of the tool the request names or is about, with the values the request
+  states literally (agent.offline.arguments), then, after its result, that result reported back;
 - anything else: a short note saying what it is (structured output: a schema-conforming object).
 
 Same messages, same answer. Token counts in `usage_metadata` are approximations
@@ -25,7 +27,14 @@ from typing import Any, Literal
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel, LanguageModelInput
 from langchain_core.language_models.base import LangSmithParams
-from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage, SystemMessage
+from langchain_core.messages import (
+    AIMessage,
+    AIMessageChunk,
+    BaseMessage,
+    HumanMessage,
+    SystemMessage,
+    ToolMessage,
+)
 from langchain_core.messages.utils import count_tokens_approximately
 from langchain_core.output_parsers import JsonOutputParser, PydanticOutputParser
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
@@ -34,6 +43,7 @@ from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_json_schema, convert_to_openai_tool
 from langchain_core.utils.pydantic import is_basemodel_subclass
 
+from agent.offline.arguments import arguments_from_request, pick_tool
 from agent.offline.extractor import extract_artifacts
 from agent.offline.planner import call_id, plan_next
 from agent.offline.schema import fill_schema
@@ -52,6 +62,16 @@ def _forced_tool(tools: list[dict[str, Any]], tool_choice: Any) -> dict[str, Any
         return tools[0]
     name = tool_choice.get("function", {}).get("name") if isinstance(tool_choice, dict) else tool_choice
     return next((t for t in tools if t["function"]["name"] == name), None)
+
+
+def _tool_results(messages: Sequence[BaseMessage]) -> str:
+    """The answer after generic tool calls: what each tool of the last step returned, verbatim."""
+    results = []
+    for message in reversed(messages):
+        if not isinstance(message, ToolMessage):
+            break
+        results.append(f"{message.name or 'tool'} returned: {' '.join(text_of(message).split())[:500]}")
+    return "\n".join(reversed(results))
 
 
 class OfflineReviewerModel(BaseChatModel):
@@ -162,10 +182,18 @@ class OfflineReviewerModel(BaseChatModel):
             calls = [{"name": c.name, "args": c.args, "id": call_id(step, i, c), "type": "tool_call"}
                      for i, c in enumerate(plan.calls)]
             return AIMessage("", tool_calls=calls)
+        request = next((text_of(m) for m in reversed(messages) if isinstance(m, HumanMessage)), "")
+        if forced is None and tools and response_format is None and kwargs.get("tool_choice") != "none":
+            if messages and isinstance(messages[-1], ToolMessage):  # a generic agent loop: report the results
+                return AIMessage(self._cut(_tool_results(messages), stop))
+            forced = pick_tool(tools, request)
         if forced is not None:
+            if not source:  # a generic tool: the values the request states, the schema fills the rest
+                source = arguments_from_request(forced, request)
             args = fill_schema(forced["function"].get("parameters") or {}, source)
             name = forced["function"]["name"]
-            return AIMessage("", tool_calls=[{"name": name, "args": args, "id": f"offline_{name}", "type": "tool_call"}])
+            return AIMessage("", tool_calls=[{"name": name, "args": args, "id": f"offline_{name}_{len(messages)}",
+                                              "type": "tool_call"}])
         if response_format is not None:
             schema = response_format.get("schema") if isinstance(response_format, dict) else None
             data = fill_schema(schema, source) if schema else (source or {"answer": ""})
@@ -182,12 +210,13 @@ class OfflineReviewerModel(BaseChatModel):
                 text = text[: text.index(token)]
         return text
 
-    def _with_usage(self, messages: Sequence[BaseMessage], answer: AIMessage) -> AIMessage:
+    def _with_usage(self, messages: Sequence[BaseMessage], answer: AIMessage, model: str | None = None) -> AIMessage:
+        """Usage and response metadata; `model` is the name a caller passed at call time, if any."""
         input_tokens = count_tokens_approximately(list(messages))
         output_tokens = count_tokens_approximately([answer])
         answer.usage_metadata = {"input_tokens": input_tokens, "output_tokens": output_tokens,
                                  "total_tokens": input_tokens + output_tokens}
-        answer.response_metadata = {"model_name": self.model, "model_provider": "offline", "finish_reason":
+        answer.response_metadata = {"model_name": model or self.model, "model_provider": "offline", "finish_reason":
                                     "tool_calls" if answer.tool_calls else "stop"}
         return answer
 
@@ -198,7 +227,7 @@ class OfflineReviewerModel(BaseChatModel):
         run_manager: CallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
-        answer = self._with_usage(messages, self.respond(messages, stop, **kwargs))
+        answer = self._with_usage(messages, self.respond(messages, stop, **kwargs), kwargs.get("model"))
         return ChatResult(generations=[ChatGeneration(message=answer)])
 
     def _stream(
@@ -209,7 +238,7 @@ class OfflineReviewerModel(BaseChatModel):
         **kwargs: Any,
     ) -> Iterator[ChatGenerationChunk]:
         """The same answer as `invoke`, as word chunks, then one chunk per tool call, then usage."""
-        answer = self._with_usage(messages, self.respond(messages, stop, **kwargs))
+        answer = self._with_usage(messages, self.respond(messages, stop, **kwargs), kwargs.get("model"))
         for piece in _WORDS_RE.findall(answer.text):
             chunk = ChatGenerationChunk(message=AIMessageChunk(content=piece))
             if run_manager:
