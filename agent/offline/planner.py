@@ -13,7 +13,8 @@ turn is a phase of parallel calls.
   `list_sections` maps H to this contract's section (clauses get renumbered between versions of
   a template, headings rarely change), then `assess_clause` there, then `record_finding`. When episodes disagree, the two most similar distinct sections
   are assessed in the same turn (one call more, one turn less: every turn re-sends the history).
-  If the clause is in none of them (or they do not exist here): `find_clauses` (and
+  If the clause is in none of them (or they do not exist here): the section the rejecting
+  assessment names (the detector's best), else `find_clauses` (and
   `search_contract` only if the detector finds nothing), then the best candidate is assessed
   without the listing and the reading (memory gave the orientation; the assessment quotes). A remembered "missing" (most similar
   episode) gets one `find_clauses` to confirm the absence.
@@ -124,11 +125,30 @@ def _explore(tp: TypeProgress, *, detector_first: bool = False) -> list[Call]:
     return calls
 
 
+def _suggested(tp: TypeProgress) -> str | None:
+    """The best untried section a rejected assessment named (assess_clause carries the detector's
+    ranking when the clause is not where it looked)."""
+    tried = tp.assessed_sections()
+    for call in reversed(tp.assessments):
+        if call.ok and call.result.get("found") is False:
+            for section in call.result.get("candidates") or []:
+                if str(section) not in tried:
+                    return str(section)
+    return None
+
+
 def _cold(tp: TypeProgress, progress: Progress, hint: Hint | None, remembered: list[str]) -> Decision:
     """Explore for the type. After wrong remembered sections (`remembered` non-empty) the listing
-    and the reading are skipped: memory gave the orientation, and assess_clause quotes anyway."""
+    and the reading are skipped: memory gave the orientation, and assess_clause quotes anyway;
+    the section the rejecting assessment names is assessed first, before any find_clauses (one
+    turn less when a remembered clause moved)."""
     if not remembered and not progress.listed and len(progress.listings) < 2:
         return [Call("list_sections", {})]
+    if remembered and not tp.finds and all(s in tp.assessed_sections() for s in remembered):
+        if not [c for c in tp.assessments if c.answered and c.args.get("section") not in remembered]:
+            suggestion = _suggested(tp)
+            if suggestion is not None:
+                return [Call("assess_clause", {"clause_type": tp.clause_type, "section": suggestion})]
     calls = _explore(tp, detector_first=bool(remembered))
     if calls:
         return calls

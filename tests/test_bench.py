@@ -1,0 +1,171 @@
+"""Every benchmark runs end to end at a tiny size and writes the JSON the README table is built
+from; the pieces that decide a figure (recall, percentiles, the reference method, the long-run
+plan, the variant labels) are checked on their own."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+import pytest
+
+from agent.bench import bootstrap, compression, improvement, suite, variants
+from agent.bench.common import percentiles
+from agent.cli import main
+
+
+def _json(out, name):
+    document = json.loads((out / f"{name}.json").read_text())
+    assert document["benchmark"] == name and document["size"] == "tiny"
+    assert document["machine"]["cores"] >= 1 and document["seconds"] > 0
+    return document
+
+
+def test_improvement_writes_runs_recall_and_the_png(tmp_path):
+    out = tmp_path / "results"
+    suite.run_benchmark("improvement", out=out, data=tmp_path / "data", size="tiny")
+    doc = _json(out, "improvement")
+    assert [len(s["runs"]) for s in doc["sequences"]] == [2, 2]
+    for seq in doc["sequences"]:
+        first, second = seq["runs"]
+        assert first["on"]["episodes_used"] == 0  # a fresh data folder: nothing to recall yet
+        assert second["on"]["episodes_used"] >= 1  # the first run of the sequence is remembered
+        assert second["off"]["episodes_used"] == 0
+        for run in seq["runs"]:
+            assert run["off"]["recall"] == 1.0 and run["on"]["recall"] == 1.0
+            assert run["on"]["deviations_planted"] >= 3
+            assert run["token_ratio"] == pytest.approx(run["on"]["tokens"] / run["off"]["tokens"], abs=1e-3)
+        assert second["on"]["tool_calls"] < second["off"]["tool_calls"]  # memory already pays on run 2
+    assert (out / "improvement.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_bootstrap_writes_latency_per_size_reference_and_cold_start(tmp_path):
+    out = tmp_path / "results"
+    suite.run_benchmark("bootstrap", out=out, data=tmp_path / "data", size="tiny")
+    doc = _json(out, "bootstrap")
+    assert [s["own_episodes"] for s in doc["sizes"]] == [40, 120]
+    for size in doc["sizes"]:
+        for key in ("bootstrap", "episodic", "semantic", "procedural", "block", "reference"):
+            assert size["latency_ms"][key]["n"] == 5 and size["latency_ms"][key]["p95"] > 0
+        assert 0 <= size["target_found_at_3"]["reference"] <= 1
+    assert doc["sizes"][-1]["target_found_at_3"]["full"] >= 0.8  # the query names its episode
+    assert set(doc["targets"]) >= {"p95_met", "growth_met", "growth"}
+    assert doc["cold_start"]["median_ms"] > doc["cold_start"]["runs"][0]["cli_import_ms"]
+    # one memory file per size, kept in the data folder for the next run
+    state = json.loads((tmp_path / "data" / "bootstrap" / "episodes-120" / "fill.json").read_text())
+    assert state["own"] == 120 and state["facts"] == 30
+
+
+def test_reference_method_only_sees_the_hundred_newest(tmp_path):
+    from memory.backends.sqlite import SqliteMemory
+    from memory.embeddings import load_embeddings, model_name_of
+    from memory.records import Namespace
+
+    home = tmp_path / "home"
+    bootstrap.grow(home, 150, 0, capacity=150, log=lambda _: None)
+    embeddings = load_embeddings("wordllama")
+    ns = Namespace(tenant="default", agent="contract-reviewer")
+    text, oldest = bootstrap.queries(150, 1)[0][0], "bench-00-0000000"
+    spec_text = bootstrap.episode_spec(0, 0).summary()
+    with SqliteMemory(home / "memory.sqlite") as memory:
+        ids, window_full = bootstrap.reference_search(
+            memory, ns, embeddings.embed_query(spec_text), model_name_of(embeddings), k=3, min_score=-1.0,
+            now=datetime.now(UTC))
+        assert window_full and len(ids) == 3 and oldest not in ids  # the oldest is outside the window
+        newest, _ = bootstrap.reference_search(
+            memory, ns, embeddings.embed_query(bootstrap.episode_spec(149, 0).summary()),
+            model_name_of(embeddings), k=1, min_score=-1.0, now=datetime.now(UTC))
+        assert newest == ["bench-00-0000149"]
+    assert text
+
+
+def test_retrieval_uses_at_least_100_labelled_queries_in_three_modes(tmp_path):
+    from agent.bench.retrieval_set import EPISODES, QUERIES
+
+    assert len(QUERIES) >= 100 and all(expected in EPISODES for _, expected, _ in QUERIES)
+    assert {kind for *_, kind in QUERIES} == {"paraphrase", "clause", "party", "amount"}
+    out = tmp_path / "results"
+    assert main(["bench", "retrieval", "--size", "tiny", "--out", str(out), "--data", str(tmp_path / "d")]) == 0
+    doc = _json(out, "retrieval")
+    assert doc["queries"] == len(QUERIES)
+    assert set(doc["modes"]) == {"vector", "lexical", "hybrid"}
+    for mode in doc["modes"].values():
+        assert 0 <= mode["mrr"] <= mode["recall_at_3"] <= 1
+    assert doc["modes"]["hybrid"]["by_kind"]["clause"]["recall_at_3"] > doc["modes"]["vector"]["by_kind"]["clause"]["recall_at_3"]
+
+
+def test_compression_keeps_findings_and_tool_pairs_over_a_long_run(tmp_path):
+    out = tmp_path / "results"
+    suite.run_benchmark("compression", out=out, data=tmp_path / "data", size="tiny")
+    doc = _json(out, "compression")
+    on, off = doc["with_compression"], doc["without_compression"]
+    assert on["tool_steps"] == off["tool_steps"] == doc["planned_tool_steps"] >= 40
+    assert on["compressions"] >= 1 and off["compressions"] == 0
+    assert on["peak_context_tokens"] < off["peak_context_tokens"]
+    assert on["peak_context_messages"] <= 31 < off["peak_context_messages"]
+    assert on["findings_in_report"] == off["findings_in_report"] == 17
+    assert on["histories_with_split_tool_pairs"] == 0 and doc["tool_pairs_intact"] is True
+
+
+def test_long_run_plan_reaches_the_step_budget():
+    types = [{"type": "liability_cap", "title": "Limitation of liability"}]
+    calls = compression.plan_calls(["1", "2"], types, 200)
+    assert len(calls) == 200 and calls[0][0] == "list_sections"
+    assert [name for name, _ in calls[3:7]] == ["search_contract", "find_clauses", "assess_clause", "record_finding"]
+
+
+def test_writepath_reports_rate_footprint_and_rss(tmp_path):
+    out = tmp_path / "results"
+    suite.run_benchmark("writepath", out=out, data=tmp_path / "data", size="tiny")
+    doc = _json(out, "writepath")
+    assert doc["consolidation"]["count"] == 2 and doc["consolidation"]["per_second"] > 0
+    assert doc["consolidation"]["episodes_stored"] == 3  # warm-up + 2, each under its own run id
+    assert doc["footprint"]["bytes_per_1000"] > doc["footprint"]["vector_bytes_per_1000"]  # vectors + rows + index
+    assert doc["review_rss"]["peak_rss_mb"] >= doc["review_rss"]["after_imports_mb"] > 0
+
+
+def test_variant_labels_follow_the_knobs(tmp_path):
+    paths = variants.write_variants(tmp_path, 4)
+    labels = json.loads((tmp_path / "expected.json").read_text())
+    assert [p.stem for p in paths] == [v.name for v in variants.VARIANTS]
+    text = paths[1].read_text()
+    assert "Ashgrove Home Stores Ltd" in text and variants.BASE_CUSTOMER not in text
+    assert "fifty per cent (50%) of the total Fees" in text  # variant 02 plants a low liability cap
+    assert {"clause_type": "liability_cap", "verdict": "deviation"} in labels["skyline_variant_02"]
+
+
+def test_recall_counts_only_planted_deviations():
+    labels = [{"clause_type": "a", "verdict": "deviation"}, {"clause_type": "b", "verdict": "deviation"},
+              {"clause_type": "c", "verdict": "fallback"}]
+    findings = [{"clause_type": "a", "verdict": "deviation"}, {"clause_type": "b", "verdict": "fallback"}]
+    assert improvement.recall(findings, labels) == (0.5, 1, 2)
+
+
+def test_percentiles_are_nearest_rank():
+    stats = percentiles([float(x) for x in range(1, 101)])
+    assert (stats["p50"], stats["p95"], stats["max"], stats["n"]) == (50.0, 95.0, 100.0, 100)
+
+
+def test_unknown_benchmark_or_size_is_a_usage_error(tmp_path, capsys):
+    assert main(["bench", "retrieval", "--size", "huge", "--out", str(tmp_path)]) == 3
+    assert "unknown size" in capsys.readouterr().err
+
+
+def test_bulk_loaded_identifiers_equal_what_index_text_writes():
+    from agent.bench.memory_data import Timeline, _episodes, episode_identifiers
+    from memory.retrieval import identifiers
+
+    for episode in _episodes(3, 0, 300, "m", Timeline(datetime.now(UTC), 300)):
+        assert episode_identifiers(episode) == " ".join(sorted(identifiers(episode.embedding_text())))
+
+
+def test_a_cached_memory_file_larger_than_asked_is_rebuilt(tmp_path):
+    from memory.backends.sqlite import SqliteMemory
+    from memory.records import Namespace
+
+    home = tmp_path / "home"
+    bootstrap.grow(home, 60, 0, capacity=60, log=lambda _: None)
+    bootstrap.grow(home, 30, 0, capacity=60, log=lambda _: None)
+    with SqliteMemory(home / "memory.sqlite") as memory:
+        stored = memory.episodes.list(Namespace(tenant="default", agent="contract-reviewer"), limit=100)
+    assert len(stored) == 30
