@@ -19,7 +19,7 @@ from rich.console import Console
 from rich.markdown import Markdown
 
 from agent.errors import ConfigurationError, ContractAgentError, MemoryStoreError
-from agent.progress import set_quiet, track
+from agent.progress import is_quiet, set_quiet, track
 from agent.report import render_markdown
 from agent.settings import Settings
 from memory.errors import MemoryBackendError, MemoryConfigError, MemoryRequestError
@@ -113,7 +113,9 @@ def review(
         reviewer = Reviewer(
             settings, saver, reviewer_model=model, use_memory=not no_memory,
         )
-        for path in track(paths, "review", label=lambda p: p.name, quiet=True if quiet or len(paths) < 2 else None):
+        # One file: a live bar on a terminal only (a log line would add noise to one report).
+        single_quiet = len(paths) < 2 and not sys.stderr.isatty()
+        for path in track(paths, "review", label=lambda p: p.name, quiet=True if quiet or single_quiet else None):
             try:
                 reports.append(reviewer.review_path(path, thread_id=thread_id if len(paths) == 1 else None))
             except ContractAgentError as exc:
@@ -146,8 +148,6 @@ def show_report(reports: list[dict], fmt: str, out_file: Path | None) -> None:
 
 def status(message: str) -> None:
     """A status line on stderr (not for errors; `--quiet` suppresses these)."""
-    from agent.progress import is_quiet
-
     if not is_quiet():
         sys.stderr.write(message + "\n")
 
@@ -174,6 +174,8 @@ def resume(
         emit(json.dumps(report, indent=2), out_file)
     else:
         show_report([report], fmt, out_file)
+    if out_file is not None:
+        status(f"wrote {fmt} report to {out_file}")
 
 
 @app.command()
@@ -197,6 +199,10 @@ def demo(
 from agent.memory_cli import memory_app  # noqa: E402  (sub-command group)
 
 app.add_typer(memory_app, name="memory")
+
+from agent.bench.cli import bench_app  # noqa: E402  (sub-command group)
+
+app.add_typer(bench_app, name="bench")
 
 eval_app = typer.Typer(
     help="Measure the contract tools against labelled data.\n\nExample: contract-review eval cuad --data ../shared/cuad",
@@ -241,12 +247,13 @@ def main(argv: list[str] | None = None) -> int:
     except MemoryBackendError as exc:
         fail(f"error: memory: {exc}")
         return MemoryStoreError.exit_code
-    except click.exceptions.Exit as exc:
+    # typer >= 0.2x vendors click: its exceptions are not click's, so catch both families.
+    except (click.exceptions.Exit, typer.Exit) as exc:
         return exc.exit_code
-    except click.exceptions.Abort:
+    except (click.exceptions.Abort, typer.Abort):
         err.print("aborted")
         return 130
-    except click.ClickException as exc:
+    except (click.ClickException, typer.TyperException) as exc:  # usage errors
         exc.show()
         return 2
     except Exception as exc:  # last resort: one line, not a traceback

@@ -15,7 +15,10 @@ from agent.errors import ConfigurationError
 from agent.settings import Settings
 from memory.records import Namespace, ProcedureStatus
 
-memory_app = typer.Typer(help="Inspect and curate the agent's durable memory.", no_args_is_help=True)
+memory_app = typer.Typer(
+    help="Inspect and curate the agent's durable memory.\n\nExample: contract-review memory list --tier facts",
+    no_args_is_help=True,
+)
 console = Console()
 
 Tenant = Annotated[str | None, typer.Option("--tenant", help="tenant id (default: settings)")]
@@ -23,6 +26,7 @@ Agent = Annotated[str | None, typer.Option("--agent", help="agent id (default: s
 Home = Annotated[Path | None, typer.Option("--home", help="data folder (default: CONTRACT_AGENT_HOME)")]
 Format = Annotated[str, typer.Option("--format", "-f", help="text | json")]
 Tier = Annotated[str, typer.Option("--tier", help="episodes | facts | procedures | all")]
+Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="print nothing on success (text format)")]
 
 TIERS = ("episodes", "facts", "procedures")
 MAX_LIST = 1_000_000
@@ -38,7 +42,8 @@ def _open(home: Path | None, tenant: str | None, agent: str | None):
     try:
         ns = Namespace(tenant=tenant or settings.tenant, agent=agent or settings.agent)
     except ValueError as exc:
-        raise ConfigurationError(str(exc).splitlines()[-1]) from None
+        errors = exc.errors() if hasattr(exc, "errors") else []  # pydantic: the message, not its help URL
+        raise ConfigurationError(errors[0]["msg"].removeprefix("Value error, ") if errors else str(exc)) from None
     return settings, ns, open_memory(settings.resolved_memory_url())
 
 
@@ -118,11 +123,17 @@ def show(record_id: str, fmt: Format = "text", tenant: Tenant = None, agent: Age
 
 
 @memory_app.command()
-def stats(fmt: Format = "text", tenant: Tenant = None, agent: Agent = None, home: Home = None) -> None:
-    """Size of each tier, procedures by status.
+def stats(
+    fmt: Format = "text", tenant: Tenant = None, agent: Agent = None, home: Home = None,
+    days: Annotated[int, typer.Option("--days", min=1, help="retrieval telemetry window in days")] = 30,
+) -> None:
+    """Size of each tier, procedures by status, and per tier over the last --days: hit rate,
+    score distribution, p50/p95 latency, memories never retrieved (agent/ops_cli.py).
 
-    Example: contract-review memory stats --format json
+    Example: contract-review memory stats --days 7 --format json
     """
+    from agent.ops_cli import print_telemetry, telemetry_stats
+
     _, ns, memory = _open(home, tenant, agent)
     procedures = memory.procedures.list(ns)
     data = {
@@ -131,6 +142,7 @@ def stats(fmt: Format = "text", tenant: Tenant = None, agent: Agent = None, home
         "episodes": len(memory.episodes.list(ns, limit=MAX_LIST)),
         "facts": len(memory.facts.list(ns, limit=MAX_LIST)),
         "procedures": {s.value: sum(p.status == s for p in procedures) for s in ProcedureStatus},
+        **telemetry_stats(memory, ns, days=days),
     }
     if fmt == "json":
         _print_json(data)
@@ -142,9 +154,11 @@ def stats(fmt: Format = "text", tenant: Tenant = None, agent: Agent = None, home
     table.add_row("semantic", str(data["facts"]))
     table.add_row("procedural", ", ".join(f"{k} {v}" for k, v in data["procedures"].items()))
     console.print(table)
+    print_telemetry(data)
 
 
-def _set_status(procedure_id: str, status: ProcedureStatus, by: str, home, tenant, agent, fmt: str) -> None:
+def _set_status(procedure_id: str, status: ProcedureStatus, by: str, home, tenant, agent, fmt: str, quiet: bool = False) -> None:
+    from agent.progress import is_quiet
     from memory import procedural
 
     _, ns, memory = _open(home, tenant, agent)
@@ -154,7 +168,7 @@ def _set_status(procedure_id: str, status: ProcedureStatus, by: str, home, tenan
     procedure = change(memory.procedures, ns, procedure_id, by=by)
     if fmt == "json":
         _print_json(procedure.model_dump(mode="json"))
-    else:
+    elif not (quiet or is_quiet()):
         console.print(f"procedure {procedure_id} is now {procedure.status.value}")
 
 
@@ -162,26 +176,26 @@ def _set_status(procedure_id: str, status: ProcedureStatus, by: str, home, tenan
 def approve(
     procedure_id: str,
     by: Annotated[str, typer.Option("--by", help="who validated it")] = "cli",
-    fmt: Format = "text", tenant: Tenant = None, agent: Agent = None, home: Home = None,
+    fmt: Format = "text", tenant: Tenant = None, agent: Agent = None, home: Home = None, quiet: Quiet = False,
 ) -> None:
     """Validate a pending procedure so bootstrap may serve it.
 
     Example: contract-review memory approve p-1a2b3c --by alice
     """
-    _set_status(procedure_id, ProcedureStatus.VALIDATED, by, home, tenant, agent, fmt)
+    _set_status(procedure_id, ProcedureStatus.VALIDATED, by, home, tenant, agent, fmt, quiet)
 
 
 @memory_app.command()
 def reject(
     procedure_id: str,
     by: Annotated[str, typer.Option("--by", help="who rejected it")] = "cli",
-    fmt: Format = "text", tenant: Tenant = None, agent: Agent = None, home: Home = None,
+    fmt: Format = "text", tenant: Tenant = None, agent: Agent = None, home: Home = None, quiet: Quiet = False,
 ) -> None:
     """Reject a procedure: it is kept for the record and never served.
 
     Example: contract-review memory reject p-1a2b3c
     """
-    _set_status(procedure_id, ProcedureStatus.REJECTED, by, home, tenant, agent, fmt)
+    _set_status(procedure_id, ProcedureStatus.REJECTED, by, home, tenant, agent, fmt, quiet)
 
 
 @memory_app.command()
@@ -220,3 +234,12 @@ def search(
     if state["procedure"]:
         console.print(f"procedure {state['procedure']['procedure_id']}  {state['procedure']['title']}")
     console.print(state["memory_block"] or "(empty memory block: nothing passed the thresholds)", markup=False)
+
+
+# `memory forget` and `memory trace` (erasure and provenance) live in their own module.
+from agent.forget_cli import add_forget_commands  # noqa: E402
+
+add_forget_commands(memory_app, _open)
+
+
+from agent import ops_cli  # noqa: E402, F401  (registers decay, review, reembed on memory_app)

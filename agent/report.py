@@ -1,4 +1,12 @@
-"""The review report: built from a finished run's state, rendered as JSON or Markdown."""
+"""The review report: built from a finished run's state, rendered as JSON or Markdown
+(HTML: agent/report_html.py).
+
+Report fields: `contract`, `run_id`, `outcome`, `findings` (the finding dicts of
+docs/ARCHITECTURE.md), `usage`, `memory` (`episodes`, `facts`, `procedure`, `writes`: what was
+retrieved for the run and what it stored), `review` (the reviewer's closing text) and `sections`:
+`{section id: {"title", "start", "end", "text"}}` for every section a finding quotes, so a
+reader can see each quote inside its clause (`text[start - section.start:...]`).
+"""
 
 from __future__ import annotations
 
@@ -37,25 +45,71 @@ def build_report(state: dict[str, Any]) -> dict[str, Any]:
         outcome = coverage_outcome(findings)
     usage = {k: int((state.get("usage") or {}).get(k, 0)) for k in ("tool_calls", "model_calls", "input_tokens", "output_tokens")}
     procedure = state.get("procedure")
+    memory = {
+        "episodes": [_episode(e) for e in state.get("episodes") or []],
+        "facts": [_fact(f) for f in state.get("facts") or []],
+        "procedure": _procedure(procedure) if procedure else None,
+        "writes": state.get("memory_writes") or {},
+    }
     return {
         "contract": (state.get("contract") or {}).get("name", ""),
         "run_id": state.get("run_id", ""),
         "outcome": str(outcome),
         "findings": findings,
         "usage": usage,
-        "memory": {
-            "episodes": [
-                {"run_id": e["item"]["run_id"], "score": round(e["score"], 3)} for e in state.get("episodes") or []
-            ],
-            "facts": [
-                {"fact_id": f["item"]["fact_id"], "text": f["item"]["text"], "score": round(f["score"], 3)}
-                for f in state.get("facts") or []
-            ],
-            "procedure": {"procedure_id": procedure["procedure_id"], "title": procedure["title"]} if procedure else None,
-            "writes": state.get("memory_writes") or {},
-        },
+        "memory": memory,
         "review": state.get("final_review", ""),
+        "sections": quoted_sections(state.get("contract") or {}, findings),
     }
+
+
+def _episode(scored: dict[str, Any]) -> dict[str, Any]:
+    item = scored["item"]
+    return {
+        "run_id": item["run_id"],
+        "score": round(scored["score"], 3),
+        "outcome": str(item.get("outcome", "")),
+        "task_summary": item.get("task_summary", ""),
+        "key_findings": list(item.get("key_findings") or []),
+        "created_at": str(item.get("created_at", "")),
+    }
+
+
+def _fact(scored: dict[str, Any]) -> dict[str, Any]:
+    item = scored["item"]
+    return {
+        "fact_id": item["fact_id"],
+        "text": item["text"],
+        "score": round(scored["score"], 3),
+        "domain": item.get("domain", ""),
+        "confidence": item.get("confidence"),
+    }
+
+
+def _procedure(procedure: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "procedure_id": procedure["procedure_id"],
+        "title": procedure["title"],
+        "status": str(procedure.get("status", "")),
+        "steps": list(procedure.get("steps") or []),
+        "applications": int(procedure.get("applications") or 0),
+        "successes": int(procedure.get("successes") or 0),
+    }
+
+
+def quoted_sections(contract: dict[str, Any], findings: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The text of each section that a finding quotes, keyed by the finding's section id."""
+    text = contract.get("text") or ""
+    by_id = {s["id"]: s for s in contract.get("sections") or []}
+    sections: dict[str, dict[str, Any]] = {}
+    for finding in findings:
+        section_id = finding.get("section")
+        section = by_id.get(section_id) if section_id else None
+        if section is None or section_id in sections:
+            continue
+        start, end = int(section["start"]), int(section["end"])
+        sections[section_id] = {"title": section.get("title", ""), "start": start, "end": end, "text": text[start:end]}
+    return sections
 
 
 def _cell(text: Any) -> str:

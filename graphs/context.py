@@ -21,13 +21,15 @@ from memory.records import Namespace
 
 @dataclass(kw_only=True)
 class ReviewContext:
-    """Configurable inputs of the review graph (see the README's "Graph inputs")."""
+    """Configurable inputs of the review graph (documented in docs/GRAPH.md)."""
 
     tenant: str = field(default_factory=lambda: get_settings().tenant)
     agent: str = field(default_factory=lambda: get_settings().agent)
     task_type: str = field(default_factory=lambda: get_settings().task_type)
     domain: str = field(default_factory=lambda: get_settings().domain)
     use_memory: bool = True
+    # Pause after consolidate for a person to approve or reject a proposed procedure (an interrupt).
+    approve_procedures: bool = False
     reviewer_model: Any = field(default_factory=lambda: get_settings().reviewer_model)
     compression_model: Any = field(default_factory=lambda: get_settings().compression_model)
     extraction_model: Any = field(default_factory=lambda: get_settings().extraction_model)
@@ -37,6 +39,9 @@ class ReviewContext:
     # A hook for demos and tests: transforms the memory block before it reaches the prompt
     # (e.g. `lambda block: ""` proves improvement comes from what memory holds).
     memory_block_filter: Any = None
+    # A zero-argument callable returning an aware datetime: the memory steps' "now" (tests and
+    # simulations of months of use); None = the real UTC time.
+    clock: Any = None
 
     @property
     def namespace(self) -> Namespace:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import time
 from datetime import UTC, datetime
 from typing import Any
 
@@ -22,9 +23,10 @@ from graphs.context import ReviewContext, resources
 from graphs.state import add_usage
 from memory import episodic, procedural, semantic
 from memory.block import format_memory_block, new_nonce
-from memory.embeddings import calibrated_thresholds
+from memory.embeddings import calibrated_thresholds, model_name_of
 from memory.pii import scrub_artifacts
 from memory.records import Episode, Fact, Outcome, Procedure, RunArtifacts, Scored
+from memory.telemetry import Hit, Tier, record_retrieval
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +38,10 @@ def now(ctx: ReviewContext) -> datetime:
 
 def _thresholds(ctx: ReviewContext, embeddings: Any) -> tuple[float, float]:
     settings = ctx.config
-    episode_min, fact_min = calibrated_thresholds(getattr(embeddings, "model_name", ""))
+    if settings.episode_min_score is not None and settings.fact_min_score is not None:
+        return settings.episode_min_score, settings.fact_min_score  # set explicitly: any model works
+    # The name every stored vector records (e.g. an OllamaEmbeddings' `model`), not only `model_name`.
+    episode_min, fact_min = calibrated_thresholds(model_name_of(embeddings))
     if settings.episode_min_score is not None:
         episode_min = settings.episode_min_score
     if settings.fact_min_score is not None:
@@ -56,16 +61,25 @@ def _usage(answer: Any) -> dict[str, int]:
 # ---------------------------------------------------------------- read path (bootstrap)
 
 
+def _record(ctx: ReviewContext, memory: Any, state: dict, tier: Tier, hits: list[Hit], started: float) -> None:
+    """Retrieval telemetry of a run's read (`memory stats`); reads outside a run are not recorded."""
+    latency_ms = (time.perf_counter() - started) * 1000
+    record_retrieval(memory, ctx.namespace, state.get("run_id"), tier, hits, latency_ms, now(ctx))
+
+
+
 def episodic_read(state: dict, runtime: Runtime[ReviewContext]) -> dict:
     ctx = runtime.context
     if not ctx.use_memory:
         return {"episodes": []}
     res = resources(ctx)
     episode_min, _ = _thresholds(ctx, res.embeddings)
+    started = time.perf_counter()
     found = episodic.recall(
         res.memory.episodes, res.embeddings, ctx.namespace, state["task"],
         k=ctx.config.episode_top_k, min_score=episode_min, now=now(ctx),
     )
+    _record(ctx, res.memory, state, "episodic", [Hit(id=s.item.run_id, score=s.score) for s in found], started)
     return {"episodes": [s.model_dump(mode="json") for s in found]}
 
 
@@ -75,10 +89,12 @@ def semantic_read(state: dict, runtime: Runtime[ReviewContext]) -> dict:
         return {"facts": []}
     res = resources(ctx)
     _, fact_min = _thresholds(ctx, res.embeddings)
+    started = time.perf_counter()
     found = semantic.recall(
         res.memory.facts, res.embeddings, ctx.namespace, state["task"],
         domain=ctx.domain, k=ctx.config.fact_top_k, min_score=fact_min, now=now(ctx),
     )
+    _record(ctx, res.memory, state, "semantic", [Hit(id=s.item.fact_id, score=s.score) for s in found], started)
     return {"facts": [s.model_dump(mode="json") for s in found]}
 
 
@@ -87,10 +103,12 @@ def procedural_read(state: dict, runtime: Runtime[ReviewContext]) -> dict:
     if not ctx.use_memory:
         return {"procedure": None}
     res = resources(ctx)
+    started = time.perf_counter()
     best = procedural.best(
         res.memory.procedures, ctx.namespace, ctx.task_type,
         trial_uses=ctx.config.procedure_trial_uses, min_success_rate=ctx.config.procedure_min_success_rate,
     )
+    _record(ctx, res.memory, state, "procedural", [Hit(id=best.procedure_id)] if best else [], started)
     return {"procedure": best.model_dump(mode="json") if best else None}
 
 

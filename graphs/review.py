@@ -2,7 +2,9 @@
 
 `graph` is compiled with an in-memory checkpointer (thread = one run); `build_graph` takes any
 checkpointer (the CLI passes a SQLite one so an interrupted review resumes by thread id);
-`server_graph` has none, because `langgraph dev` brings its own persistence.
+`server_graph` has none, because `langgraph dev` brings its own persistence. With the context's
+`approve_procedures` on, a run that proposed a procedure pauses after consolidate for a person's
+decision (graphs/approval.py).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import END, START, StateGraph
 
 from graphs.analyze import build_analyze
+from graphs.approval import APPROVAL_NODE, approve_procedure, needs_approval
 from graphs.bootstrap import build_bootstrap
 from graphs.consolidate import build_consolidate
 from graphs.context import ReviewContext
@@ -26,7 +29,9 @@ def build_builder() -> StateGraph:
     builder.add_edge(START, "bootstrap")
     builder.add_edge("bootstrap", "analyze")
     builder.add_edge("analyze", "consolidate")
-    builder.add_edge("consolidate", END)
+    builder.add_node(APPROVAL_NODE, approve_procedure)  # human-in-the-loop, off unless asked for
+    builder.add_conditional_edges("consolidate", needs_approval, [APPROVAL_NODE, END])
+    builder.add_edge(APPROVAL_NODE, END)
     return builder
 
 

@@ -91,6 +91,7 @@ class Episode(BaseModel):
     created_at: datetime = Field(default_factory=utcnow)
     expires_at: datetime
     embedding_model: str = ""
+    merged_from: list[str] = Field(default_factory=list)  # run ids decay merged into this episode
 
     def embedding_text(self) -> str:
         """Design rule: the embedded text is the task summary plus the key findings."""
@@ -115,6 +116,7 @@ class ProcedureStatus(StrEnum):
     VALIDATED = "validated"  # approved by a person or the second check
     NEEDS_REVIEW = "needs_review"  # flagged by decay; not served
     REJECTED = "rejected"
+    RETIRED = "retired"  # was served, withdrawn by a person (memory review); never served again
 
 
 class Procedure(BaseModel):

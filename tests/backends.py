@@ -28,3 +28,10 @@ except ImportError:
 else:
     FACTORIES["aws-moto"] = moto_backend  # moto in-process (mock_aws)
     FACTORIES["aws-server"] = server_backend  # moto over HTTP (ThreadedMotoServer on 127.0.0.1)
+
+try:  # chromadb is an optional extra ([chroma], also in [dev]): the entry appears when it is installed
+    import chromadb  # noqa: F401
+except ImportError:
+    pass
+else:
+    FACTORIES["chroma"] = lambda folder: open_memory(f"chroma:///{folder / 'chroma'}")  # embedded, persistent

@@ -1,7 +1,8 @@
 """Backend selection: `open_memory(url)` opens the four durable stores a URL names.
 
 "sqlite:///relative/or/absolute/path.sqlite" is the embedded default (no network, one file).
-"aws://..." loads `memory.backends.aws` lazily, so cloud SDKs are only needed when asked for.
+"aws://..." loads `memory.backends.aws` lazily, so cloud SDKs are only needed when asked for;
+"chroma:///path" (or "chroma://host:port?state=...") loads `memory.backends.chroma` the same way.
 """
 
 from __future__ import annotations
@@ -37,4 +38,10 @@ def open_memory(url: str) -> MemoryBackend:
                 f"the AWS memory backend is unavailable ({exc}); install the extra: pip install 'contract-memory-agent[aws]'"
             ) from exc
         return aws.open_aws_memory(url)
-    raise MemoryConfigError(f"unknown memory URL scheme {scheme!r} in {url!r}: use 'sqlite:///path' or 'aws://...'")
+    if scheme == "chroma":  # chromadb is an optional extra: memory.backends.chroma says how to install it
+        from memory.backends.chroma import open_chroma_memory
+
+        return open_chroma_memory(url)
+    raise MemoryConfigError(
+        f"unknown memory URL scheme {scheme!r} in {url!r}: use 'sqlite:///path', 'chroma:///path' or 'aws://...'"
+    )

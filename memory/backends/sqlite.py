@@ -14,8 +14,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from memory.backends.sqlite_db import Database, scope_token
+from memory.backends.sqlite_forget import SqliteErasure
+from memory.backends.sqlite_ops import SqliteReembedding, SqliteTelemetry
 from memory.backends.sqlite_procedures import SqliteProcedureStore
 from memory.backends.sqlite_search import HybridIndex, TableSpec, as_blob, index_text
+from memory.errors import UnknownRecordError
 from memory.records import Episode, Fact, Namespace, Outcome, Scored
 from memory.stores import VectorQuery
 
@@ -108,6 +111,20 @@ class SqliteEpisodeStore:
                 conn.execute(f"DELETE FROM episodes_fts WHERE rowid IN ({_placeholders(ids)})", ids)
                 self._db.bump_generation(conn, self._scope(ns))
             return len(ids)
+
+    def record_merge(self, ns: Namespace, run_id: str, merged: Sequence[str]) -> Episode:
+        """Add `merged` run ids to the episode's `merged_from` (decay's near-duplicate merge)."""
+        with self._db.write() as conn:
+            row = conn.execute(
+                "SELECT id, record FROM episodes WHERE tenant = ? AND agent = ? AND run_id = ?",
+                (ns.tenant, ns.agent, run_id),
+            ).fetchone()
+            if row is None:
+                raise UnknownRecordError(f"no episode {run_id!r} for agent {ns.agent!r} of tenant {ns.tenant!r}")
+            episode = Episode.model_validate_json(row[1])
+            episode.merged_from = list(dict.fromkeys([*episode.merged_from, *merged]))
+            conn.execute("UPDATE episodes SET record = ? WHERE id = ?", (episode.model_dump_json(), row[0]))
+        return episode
 
 
 class SqliteFactStore:
@@ -225,6 +242,21 @@ class SqliteMemory:
         self.facts = SqliteFactStore(self.db)
         self.procedures = SqliteProcedureStore(self.db)
         self.confirmations = SqliteConfirmationLog(self.db)
+        self.telemetry = SqliteTelemetry(self.db)
+        self.reembedding = SqliteReembedding(self.db)
+        self.erasure = SqliteErasure(self.db)  # memory.forget: tenant erasure, run quarantine
+
+    def namespaces(self) -> list[Namespace]:
+        """Every tenant/agent namespace holding episodes or procedures (for decay)."""
+        with self.db.read() as conn:
+            rows = conn.execute(
+                "SELECT tenant, agent FROM episodes UNION SELECT tenant, agent FROM procedures ORDER BY 1, 2"
+            ).fetchall()
+        return [Namespace(tenant=tenant, agent=agent) for tenant, agent in rows]
+
+    def forget_tenant(self, tenant: str) -> dict[str, int]:
+        """Erase every record of `tenant` from the file (see memory.backends.sqlite_forget)."""
+        return self.erasure.forget_tenant(tenant)
 
     def close(self) -> None:
         self.db.close()

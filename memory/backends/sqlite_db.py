@@ -67,6 +67,24 @@ MIGRATIONS: list[tuple[str, ...]] = [
             run_id TEXT NOT NULL, success INTEGER NOT NULL, applied_at REAL NOT NULL,
             PRIMARY KEY (tenant, agent, procedure_id, run_id)) WITHOUT ROWID""",
     ),
+    (  # 3: retrieval telemetry (one row per run and tier) and staged vectors of a re-embedding
+        """CREATE TABLE retrievals (
+            tenant TEXT NOT NULL, agent TEXT NOT NULL, run_id TEXT NOT NULL, tier TEXT NOT NULL,
+            at REAL NOT NULL, latency_ms REAL NOT NULL, hits TEXT NOT NULL,
+            PRIMARY KEY (tenant, agent, run_id, tier)) WITHOUT ROWID""",
+        "CREATE INDEX retrievals_by_time ON retrievals (tenant, agent, at)",
+        # the new model's vector of a row, kept aside until the whole tenant is re-embedded
+        """CREATE TABLE staged_vectors (
+            kind TEXT NOT NULL, row_id INTEGER NOT NULL, tenant TEXT NOT NULL,
+            model TEXT NOT NULL, vector BLOB NOT NULL,
+            PRIMARY KEY (kind, row_id)) WITHOUT ROWID""",
+        "CREATE INDEX staged_vectors_by_tenant ON staged_vectors (tenant, model)",
+        # row ids are reused after a delete: a staged vector must never outlive its row
+        """CREATE TRIGGER episodes_unstage AFTER DELETE ON episodes BEGIN
+            DELETE FROM staged_vectors WHERE kind = 'episodes' AND row_id = OLD.id; END""",
+        """CREATE TRIGGER facts_unstage AFTER DELETE ON facts BEGIN
+            DELETE FROM staged_vectors WHERE kind = 'facts' AND row_id = OLD.id; END""",
+    ),
 ]
 
 

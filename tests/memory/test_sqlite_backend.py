@@ -5,7 +5,6 @@ from __future__ import annotations
 import multiprocessing
 import random
 import sqlite3
-import time
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
@@ -113,7 +112,7 @@ def test_several_processes_count_exactly(tmp_path):
         assert len(memory.confirmations.runs(NS, "fact")) == 20  # 4 workers x 5 distinct runs
 
 
-def test_search_stays_fast_over_a_large_namespace_and_finds_its_oldest_match(tmp_path):
+def test_search_covers_a_large_namespace_and_finds_its_oldest_match(tmp_path):
     """Scaled down from the 100k + 1M benchmark (tests/memory/bench_search.py, figures in the
     report): 20k episodes of the namespace among 40k of other tenants."""
     memory = SqliteMemory(tmp_path / "m.sqlite")
@@ -152,14 +151,9 @@ def test_search_stays_fast_over_a_large_namespace_and_finds_its_oldest_match(tmp
         return [hit.item.run_id for hit in memory.episodes.search(NS, query)]
 
     assert search(queries[0], target)[0] == "acme-0"
-    timings = []
-    for i in range(60):
-        start = time.perf_counter()
-        search(queries[i % len(queries)], rng.standard_normal(dim).astype(np.float32))
-        timings.append((time.perf_counter() - start) * 1000)
-    timings.sort()
-    print(f"\n20k-episode namespace: p50 {timings[30]:.1f} ms, p95 {timings[56]:.1f} ms")
-    assert timings[56] < 30
+    # Other tenants' rows never come back, whatever the query (speed is measured by `make bench`).
+    for text in queries:
+        assert all(run_id.startswith("acme-") for run_id in search(text, rng.standard_normal(dim).astype(np.float32)))
     memory.close()
 
 

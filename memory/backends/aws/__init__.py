@@ -18,8 +18,11 @@ from memory.backends.aws.config import AwsConfig, parse_aws_url
 from memory.backends.aws.confirmations import DynamoConfirmationLog
 from memory.backends.aws.episodes import DynamoEpisodeStore
 from memory.backends.aws.facts import DynamoFactStore
+from memory.backends.aws.forget import AwsErasure
 from memory.backends.aws.knowledge_base import KnowledgeBaseIndex
 from memory.backends.aws.procedures import DynamoProcedureStore
+from memory.backends.aws.reembed import DynamoReembedding
+from memory.backends.aws.telemetry import DynamoTelemetry
 from memory.errors import MemoryBackendError, MemoryConfigError
 from memory.records import Namespace
 
@@ -82,6 +85,9 @@ class AwsMemory:
         self.facts = DynamoFactStore(db, self._name(schema.FACTS), config, index)
         self.procedures = DynamoProcedureStore(db, self._name(schema.PROCEDURES))
         self.confirmations = DynamoConfirmationLog(db, self._name(schema.CONFIRMATIONS))
+        self.telemetry = DynamoTelemetry(db, self._name(schema.TELEMETRY), config.telemetry_days)
+        self.reembedding = DynamoReembedding(self)
+        self.erasure = AwsErasure(self)  # memory.forget: tenant erasure, run quarantine
 
     def _name(self, table: str) -> str:
         return schema.table_name(self.config.table_prefix, table)
@@ -125,6 +131,10 @@ class AwsMemory:
             tenant, _, agent = key.partition("/")
             spaces.append(Namespace(tenant=tenant, agent=agent))
         return spaces
+
+    def forget_tenant(self, tenant: str) -> dict[str, int]:
+        """Erase every item and fact document of `tenant` (see memory.backends.aws.forget)."""
+        return self.erasure.forget_tenant(tenant)
 
     def flush(self) -> list[str]:
         """Start Knowledge Base ingestion for every namespace written by this process."""

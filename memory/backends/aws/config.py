@@ -30,6 +30,7 @@ class AwsConfig(BaseModel, frozen=True):
     profile: str | None = None
     create_tables: bool = False  # create missing tables on open (tests, local development)
     max_attempts: int = Field(default=8, ge=1)  # botocore retries with backoff on throttling
+    telemetry_days: int = Field(default=180, ge=1)  # TTL of retrieval telemetry items
 
     @property
     def uses_knowledge_base(self) -> bool:

@@ -34,6 +34,7 @@ from memory.backends.aws.codec import (
     unpack_vector,
 )
 from memory.backends.aws.hybrid import rank_rows
+from memory.errors import UnknownRecordError
 from memory.records import Episode, Namespace, Outcome, Scored
 from memory.stores import VectorQuery
 
@@ -158,3 +159,25 @@ class DynamoEpisodeStore:
                 )
                 deleted += bool(answer.get("Attributes"))
         return deleted
+
+    def record_merge(self, ns: Namespace, run_id: str, merged: Sequence[str]) -> Episode:
+        """Add `merged` run ids to the episode's `merged_from` (decay's near-duplicate merge)."""
+        from botocore.exceptions import ClientError
+
+        episode = self.get(ns, run_id)
+        if episode is None:
+            raise UnknownRecordError(f"no episode {run_id!r} for agent {ns.agent!r} of tenant {ns.tenant!r}")
+        episode.merged_from = list(dict.fromkeys([*episode.merged_from, *merged]))
+        with aws_errors(f"record the merge into episode {run_id!r}"):
+            try:
+                self._db.update_item(
+                    TableName=self._table, Key=self._key(ns, run_id), UpdateExpression="SET #merged = :merged",
+                    ConditionExpression="attribute_exists(#pk)",
+                    ExpressionAttributeNames={"#merged": "merged_from", "#pk": schema.PK},
+                    ExpressionAttributeValues=serialize({":merged": episode.merged_from}),
+                )
+            except ClientError as exc:
+                if error_code(exc) == "ConditionalCheckFailedException":
+                    raise UnknownRecordError(f"episode {run_id!r} was deleted while being merged") from exc
+                raise
+        return episode

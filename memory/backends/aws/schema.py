@@ -23,7 +23,8 @@ EPISODES = "episodes"
 FACTS = "facts"
 PROCEDURES = "procedures"
 CONFIRMATIONS = "confirmations"
-TABLES = (EPISODES, FACTS, PROCEDURES, CONFIRMATIONS)
+TELEMETRY = "telemetry"  # retrieval telemetry: pk "<tenant>/<agent>", sk "<time>#<run>#<tier>", TTL
+TABLES = (EPISODES, FACTS, PROCEDURES, CONFIRMATIONS, TELEMETRY)
 
 # episodes: sk = run id; GSI newest-first per namespace; TTL on epoch seconds
 EPISODES_BY_CREATED = "by_created_at"
@@ -108,10 +109,15 @@ def table_specs(prefix: str) -> dict[str, dict[str, Any]]:
             "KeySchema": _keys(PK, SK),
             "AttributeDefinitions": _attrs(PK, SK),
         },
+        TELEMETRY: {
+            "TableName": table_name(prefix, TELEMETRY),
+            "KeySchema": _keys(PK, SK),
+            "AttributeDefinitions": _attrs(PK, SK),
+        },
     }
 
 
-TTL_ATTRIBUTES = {EPISODES: EXPIRES_AT}
+TTL_ATTRIBUTES = {EPISODES: EXPIRES_AT, TELEMETRY: EXPIRES_AT}
 
 
 def create_tables(dynamodb: Any, prefix: str, *, only: set[str] | None = None) -> None:
