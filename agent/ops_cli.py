@@ -15,6 +15,7 @@ from rich.table import Table
 
 from agent.errors import ConfigurationError
 from agent.memory_cli import Agent, Format, Home, Tenant, _open, _print_json, console, memory_app
+from agent.progress import track
 from memory.records import Namespace
 
 AsOf = Annotated[
@@ -68,7 +69,11 @@ def decay(
     except ValueError as exc:
         raise ConfigurationError(f"invalid decay setting: {exc}") from None
     scope = [ns] if tenant or agent else memory.namespaces()
-    reports = decay_all(memory, scope, policy, _moment(as_of), dry_run=dry_run)
+    moment = _moment(as_of)
+    reports = [
+        decay_all(memory, [each], policy, moment, dry_run=dry_run)[0]
+        for each in track(scope, "decay (dry run)" if dry_run else "decay", label=lambda n: f"{n.tenant}/{n.agent}")
+    ]
     if fmt == "json":
         _print_json({"dry_run": dry_run, "totals": totals(reports),
                      "namespaces": [r.model_dump(mode="json") for r in reports]})
@@ -238,7 +243,8 @@ def reembed(
             console.print(f"{p.tenant}: {p.on_model}/{p.total} on {p.model}, {p.staged} staged, {p.missing} to embed",
                           markup=False)
         return
-    results = [run_reembed(memory, model, tenant=t, batch_size=batch_size)[0] for t in tenants]
+    results = [run_reembed(memory, model, tenant=t, batch_size=batch_size)[0]
+               for t in track(tenants, f"re-embed with {model_name_of(model)}")]
     if fmt == "json":
         _print_json([r.model_dump() for r in results])
         return

@@ -64,3 +64,11 @@ def test_unknown_procedure_and_bad_tenant_fail_cleanly(reviewed, capsys):
 def test_other_tenants_see_nothing(reviewed, capsys):
     listed = run_json(["memory", "list", "--tenant", "someone-else"], capsys)
     assert listed == {"episodes": [], "facts": [], "procedures": []}
+
+
+def test_long_memory_work_reports_progress_on_stderr_unless_quiet(reviewed, capsys):
+    assert main(["memory", "decay", "--dry-run"]) == 0
+    err = capsys.readouterr().err
+    assert "decay (dry run) [1/1] default/contract-reviewer" in err
+    assert main(["--quiet", "memory", "decay", "--dry-run"]) == 0
+    assert capsys.readouterr().err == ""

@@ -18,6 +18,7 @@ from rich.table import Table
 from agent.bench import bootstrap, compression, improvement, retrieval, writepath
 from agent.bench.common import write_result
 from agent.errors import ConfigurationError
+from agent.progress import track
 
 NAMES = ("improvement", "bootstrap", "retrieval", "compression", "writepath")
 SIZES: dict[str, dict[str, dict[str, Any]]] = {
@@ -166,6 +167,6 @@ def run_all(*, out: Path, data: Path, size: str = "full", only: list[str] | None
     start = time.perf_counter()
     results = {name: run_benchmark(name, out=out, data=data, size=size, console=console,
                                    command="contract-review bench all")
-               for name in (only or NAMES)}
+               for name in track(list(only or NAMES), "bench")}
     console.print(f"all benchmarks: {time.perf_counter() - start:.0f} s")
     return results
