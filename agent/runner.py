@@ -33,6 +33,7 @@ def context_from_settings(settings: Settings, **overrides: Any) -> ReviewContext
         compression_model=settings.compression_model,
         extraction_model=settings.extraction_model,
         embeddings=settings.embeddings,
+        pii_scrubber=settings.pii_scrubber,
         memory=settings.resolved_memory_url(),
         settings=settings,
     )

@@ -33,6 +33,7 @@ class Settings(BaseSettings):
     compression_model: str = "offline"
     extraction_model: str = "offline"
     embeddings: str = "wordllama"
+    pii_scrubber: str = Field(default="local", description="'local' (offline) or 'comprehend' (AWS)")
     bedrock_region: str = "us-east-1"
 
     # working memory (design: compress past 30 messages, keep the 15 most recent others)

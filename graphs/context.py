@@ -34,6 +34,7 @@ class ReviewContext:
     compression_model: Any = field(default_factory=lambda: get_settings().compression_model)
     extraction_model: Any = field(default_factory=lambda: get_settings().extraction_model)
     embeddings: Any = field(default_factory=lambda: get_settings().embeddings)
+    pii_scrubber: Any = field(default_factory=lambda: get_settings().pii_scrubber)  # "local" | "comprehend" | a Scrubber
     memory: Any = ""  # memory URL or a MemoryBackend instance; "" = the settings' default
     settings: Settings | None = None
     # A hook for demos and tests: transforms the memory block before it reaches the prompt
@@ -59,6 +60,7 @@ class Resources:
     extractor: BaseChatModel
     embeddings: Embeddings | None
     memory: Any | None  # MemoryBackend
+    scrubber: Any | None = None  # memory.pii.Scrubber, applied before every durable write
 
 
 _cache: dict[tuple, Any] = {}
@@ -78,6 +80,7 @@ def _cached(kind: str, spec: Any, build) -> Any:
 def resources(ctx: ReviewContext) -> Resources:
     """Build (or reuse) the models, embeddings and memory backend a context names."""
     from agent.models import load_chat_model, load_embeddings
+    from memory.pii import load_scrubber
 
     settings = ctx.config
     reviewer = _cached("chat:reviewer", ctx.reviewer_model, lambda s: load_chat_model(s, role="reviewer", settings=settings))
@@ -87,7 +90,8 @@ def resources(ctx: ReviewContext) -> Resources:
         return Resources(reviewer, compressor, extractor, None, None)
     embeddings = _cached("embeddings", ctx.embeddings, load_embeddings)
     memory = open_memory_for(ctx)
-    return Resources(reviewer, compressor, extractor, embeddings, memory)
+    scrubber = _cached("scrubber", ctx.pii_scrubber, lambda spec: load_scrubber(spec, region=settings.bedrock_region))
+    return Resources(reviewer, compressor, extractor, embeddings, memory, scrubber)
 
 
 def open_memory_for(ctx: ReviewContext) -> Any:

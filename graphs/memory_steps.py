@@ -167,7 +167,7 @@ def extract_artifacts_node(instructions: str):
         except Exception:  # the model failing must not lose the run: record what we know
             log.warning("artifact extraction failed; storing outcome UNKNOWN", exc_info=True)
             artifacts = RunArtifacts.unknown(state.get("task", ""))
-        scrubbed = scrub_artifacts(artifacts)
+        scrubbed = scrub_artifacts(artifacts, res.scrubber)
         return {"artifacts": scrubbed.model_dump(mode="json"), "usage": add_usage(state.get("usage"), usage)}
 
     return extract_artifacts

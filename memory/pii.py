@@ -152,6 +152,21 @@ def scrub(text: str) -> ScrubResult:
     return default_scrubber().scrub(text)
 
 
+def load_scrubber(spec: str | Scrubber, *, region: str = "us-east-1") -> Scrubber:
+    """"local" (offline recognizers) or "comprehend" (Amazon Comprehend, chunked); instances pass."""
+    if not isinstance(spec, str):
+        return spec
+    if spec == "local":
+        return default_scrubber()
+    if spec == "comprehend":
+        from memory.pii_comprehend import ComprehendScrubber
+
+        return ComprehendScrubber(region=region)
+    from memory.errors import MemoryConfigError
+
+    raise MemoryConfigError(f"unknown PII scrubber {spec!r}: use 'local' or 'comprehend'")
+
+
 def scrub_artifacts(artifacts: RunArtifacts, scrubber: Scrubber | None = None) -> RunArtifacts:
     """A copy of `artifacts` with every free-text field scrubbed (summary, findings, approach,
     patterns, proposed facts and procedure); tool names and counts are kept as they are."""
