@@ -226,6 +226,15 @@ def eval_cuad(
     emit(json.dumps(result, indent=2) if fmt == "json" else format_cuad_report(result), None)
 
 
+def _is_connection_error(exc: BaseException) -> bool:
+    """Refused or unreachable connections, whichever HTTP client raised them."""
+    while exc is not None:
+        if isinstance(exc, ConnectionError) or type(exc).__name__ in ("ConnectError", "ConnectTimeout"):
+            return True
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
 def quiet_library_logs() -> None:
     """Libraries log at INFO/DEBUG (bm25s, presidio); a CLI user wants only warnings."""
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
@@ -257,6 +266,10 @@ def main(argv: list[str] | None = None) -> int:
         exc.show()
         return 2
     except Exception as exc:  # last resort: one line, not a traceback
+        if _is_connection_error(exc):  # e.g. an `ollama:` model with no Ollama server running
+            fail(f"error: cannot reach a model or memory service ({type(exc).__name__}: {exc}); "
+                 "is the server running and its URL right?")
+            return ConfigurationError.exit_code
         fail(f"internal error: {type(exc).__name__}: {exc}")
         return 1
     return result if isinstance(result, int) else 0

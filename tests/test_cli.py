@@ -85,3 +85,16 @@ def test_help_lists_commands_with_examples(capsys):
     assert code == 0
     assert "Example:" in stdout
 
+
+
+def test_unreachable_model_server_is_a_one_line_error(capsys, monkeypatch):
+    pytest.importorskip("langchain_ollama")
+    import socket
+
+    with socket.socket() as probe:  # a loopback port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    monkeypatch.setenv("OLLAMA_HOST", f"http://127.0.0.1:{port}")
+    code, _, stderr = run(["review", str(SAMPLES / "northwind_msa_01.txt"), "--model", "ollama:llama3.1:8b", "--no-memory"], capsys)
+    assert code == 3
+    assert stderr.startswith("error: cannot reach a model") and stderr.count("\n") == 1
