@@ -115,6 +115,24 @@ def error_code(exc: BaseException) -> str:
     return str(response.get("Error", {}).get("Code", ""))
 
 
+def put_if_absent(dynamodb: Any, table: str, values: Mapping[str, Any], *, key_attribute: str) -> bool:
+    """Write an item unless one with its key exists (atomic); False when it did exist."""
+    from botocore.exceptions import ClientError
+
+    try:
+        dynamodb.put_item(
+            TableName=table,
+            Item=serialize(values),
+            ConditionExpression="attribute_not_exists(#pk)",
+            ExpressionAttributeNames={"#pk": key_attribute},
+        )
+    except ClientError as exc:
+        if error_code(exc) == "ConditionalCheckFailedException":
+            return False
+        raise
+    return True
+
+
 def query_all(dynamodb: Any, **request: Any) -> Iterator[dict[str, Any]]:
     """Every item a Query matches, following LastEvaluatedKey page by page."""
     while True:

@@ -27,6 +27,7 @@ from memory.backends.aws.codec import (
     epoch_seconds,
     error_code,
     pack_vector,
+    put_if_absent,
     query_all,
     serialize,
     timestamp,
@@ -63,21 +64,8 @@ class DynamoEpisodeStore:
                 "vector": pack_vector(vector),
             }
         )
-        from botocore.exceptions import ClientError
-
         with aws_errors(f"store episode {episode.run_id!r}"):
-            try:
-                self._db.put_item(
-                    TableName=self._table,
-                    Item=serialize(values),
-                    ConditionExpression="attribute_not_exists(#pk)",
-                    ExpressionAttributeNames={"#pk": schema.PK},
-                )
-            except ClientError as exc:
-                if error_code(exc) == "ConditionalCheckFailedException":
-                    return False
-                raise
-        return True
+            return put_if_absent(self._db, self._table, values, key_attribute=schema.PK)
 
     @staticmethod
     def _episode(item: dict[str, Any]) -> Episode:

@@ -24,6 +24,7 @@ from memory.backends.aws.codec import (
     aws_errors,
     deserialize,
     error_code,
+    put_if_absent,
     query_all,
     serialize,
     timestamp,
@@ -73,7 +74,6 @@ class DynamoProcedureStore:
     # ------------------------------------------------------------------ writes
 
     def propose(self, ns: Namespace, procedure: Procedure) -> Procedure:
-        from botocore.exceptions import ClientError
 
         values = to_plain_values(
             procedure.model_dump(mode="json", exclude={"status", "validated_by", "applications", "successes"})
@@ -93,16 +93,7 @@ class DynamoProcedureStore:
             }
         )
         with aws_errors(f"store procedure proposal {procedure.procedure_id!r}"):
-            try:
-                self._db.put_item(
-                    TableName=self._table,
-                    Item=serialize(values),
-                    ConditionExpression="attribute_not_exists(#pk)",
-                    ExpressionAttributeNames={"#pk": schema.PK},
-                )
-            except ClientError as exc:
-                if error_code(exc) != "ConditionalCheckFailedException":
-                    raise
+            if not put_if_absent(self._db, self._table, values, key_attribute=schema.PK):
                 for run_id in procedure.source_runs:  # known id: keep its state, add the runs
                     self._add_source_run(ns, procedure.procedure_id, run_id)
         found = self.get(ns, procedure.procedure_id)
