@@ -116,7 +116,7 @@ def test_bootstrap_reads_the_three_tiers_in_parallel(settings):
             {"configurable": {"thread_id": "p1"}},
             context=reviewer.context, stream_mode="updates", subgraphs=True,
         )
-        for namespace, update in chunks:
+        for _namespace, update in chunks:
             if "build_memory_block" in update:
                 elapsed = time.perf_counter() - started
                 break
