@@ -119,16 +119,19 @@ def record_finding(
     clause_type: str,
     verdict: str,
     severity: str,
-    recommendation: str,
     state: Annotated[dict, InjectedState],
     tool_call_id: Annotated[str, InjectedToolCallId],
     section: str | None = None,
     quote: str | None = None,
+    recommendation: str | None = None,
 ) -> Command:
     """Record the final finding for one clause type. verdict is standard | fallback |
     deviation | missing; severity is high | medium | low | none. For a clause that is present,
-    give the section and the verbatim quote (from read_section, find_clauses or assess_clause);
-    for "missing" leave section and quote empty. Recording a clause type again replaces it."""
+    give the section; omit the quote to record the one assess_clause gives for that section,
+    or pass a verbatim quote (from read_section, find_clauses or assess_clause). Omit the
+    recommendation to use the playbook's for the verdict (the one assess_clause and
+    find_clauses' if_missing show). For "missing" leave section and quote empty. Recording a
+    clause type again replaces it."""
     contract = _contract(state)
     if contract is None:
         result: dict = _NO_CONTRACT
@@ -137,8 +140,9 @@ def record_finding(
     if "error" in result:
         message = ToolMessage(_json(result), tool_call_id=tool_call_id, name="record_finding", status="error")
         return Command(update={"messages": [message]})
-    # The caller wrote the quote and recommendation itself: echo only what it may not know
-    # (the true offsets and the section heading), so the context does not grow with copies.
+    # The caller wrote the quote and recommendation itself, or took them by reference from what
+    # assess_clause showed: echo only what it may not know (the true offsets and the section
+    # heading), so the context does not grow with copies.
     echo = {k: result.get(k) for k in ("clause_type", "section", "section_title", "verdict", "severity", "start", "end")}
     message = ToolMessage(_json({"recorded": echo}), tool_call_id=tool_call_id, name="record_finding")
     finding = {k: v for k, v in result.items() if k != "section_title"}

@@ -85,8 +85,12 @@ def assess_clause_data(contract: Contract, playbook: Playbook, clause_type: str,
 
 
 def build_finding(contract: Contract, playbook: Playbook, clause_type: str, verdict: str, severity: str,
-                  recommendation: str, section: str | None = None, quote: str | None = None) -> dict:
-    """A validated finding with true offsets (`text[start:end] == quote`), or {"error": ...}."""
+                  recommendation: str | None = None, section: str | None = None, quote: str | None = None) -> dict:
+    """A validated finding with true offsets (`text[start:end] == quote`), or {"error": ...}.
+
+    A finding may be given by reference: without a quote, a present clause takes the quote
+    assess_clause gives for that section (the same `assess`), and without a recommendation the
+    playbook's recommendation for the verdict is used."""
     if clause_type not in playbook.clauses:
         return _unknown_clause_type(playbook, clause_type)
     verdict = (verdict or "").strip().lower()
@@ -109,10 +113,12 @@ def build_finding(contract: Contract, playbook: Playbook, clause_type: str, verd
         if span is None:
             return {"error": "quote not found in the contract; copy it verbatim from read_section or find_clauses"}
     elif where is not None:
-        in_section = [c for c in find_candidates(contract, clause_type, limit=0) if where.start <= c.start < where.end]
-        if not in_section:
+        assessed = assess(contract, entry, where)
+        if assessed is None:
             return {"error": f"pass a quote: no {clause_type} sentence was found in section {where.id}"}
-        span = (in_section[0].start, in_section[0].end)
+        span = (assessed["start"], assessed["end"])
+        # the section assess_clause names for this quote (a sub-section of `where` may hold it)
+        where = contract.section(assessed["section"]) or where
     else:
         return {"error": "a finding other than 'missing' needs a section or a quote"}
     start, end = span

@@ -6,7 +6,9 @@ turn is a phase of parallel calls.
 
 - cold (no memory of the type): `list_sections` once; `find_clauses` and `search_contract`
   together (detector and BM25 triangulate); `read_section` of the best candidate;
-  `assess_clause` there; `record_finding` with the assessment. No candidate anywhere, or two
+  `assess_clause` there; `record_finding` with the assessment, by reference (the section,
+  verdict and severity: the tool fills in the assessed quote and the playbook's recommendation,
+  so neither is copied into the context again). No candidate anywhere, or two
   detector candidates (one BM25-only hit) the assessor rejects: a `missing` finding with the severity and recommendation that
   `find_clauses` carries in `if_missing` (else the remembered severity, else "medium").
 - warm (the memory block's episodes kept the type in section S under heading H): one
@@ -77,11 +79,11 @@ def rank_candidates(tp: TypeProgress) -> list[str]:
 def _record_missing(tp: TypeProgress, hint: Hint | None) -> Call:
     if_missing = (tp.find_result() or {}).get("if_missing") or {}
     severity = if_missing.get("severity") or (hint.severity if hint else None) or DEFAULT_MISSING_SEVERITY
-    recommendation = if_missing.get("recommendation") or (
-        f"Add a {tp.clause_type.replace('_', ' ')} clause in line with the playbook."
-    )
-    args = {"clause_type": tp.clause_type, "verdict": "missing", "severity": severity,
-            "recommendation": recommendation, "section": None, "quote": None}
+    args = {"clause_type": tp.clause_type, "verdict": "missing", "severity": severity}
+    if not if_missing.get("recommendation"):
+        # find_clauses' `if_missing` recommendation is the playbook's, which the tool fills in
+        # when none is given; without it, say what to do in our own words
+        args["recommendation"] = f"Add a {tp.clause_type.replace('_', ' ')} clause in line with the playbook."
     return Call("record_finding", args)
 
 
@@ -91,14 +93,21 @@ def _shorter_quote(quote: str) -> str:
     return first[:120].rstrip()
 
 
-def _record_found(tp: TypeProgress, assessment: dict[str, Any]) -> Decision:
+def _record_found(tp: TypeProgress, assessment: dict[str, Any], assessed_in: str | None = None) -> Decision:
     failures = tp.failed(tp.records)
     if failures >= 2:
         return GiveUp(f"record_finding kept failing: {tp.records[-1].error}")
     quote = str(assessment.get("quote") or "")
     args = {"clause_type": tp.clause_type, "verdict": assessment.get("verdict"),
-            "severity": assessment.get("severity"), "recommendation": assessment.get("recommendation", ""),
-            "section": assessment.get("section"), "quote": quote if failures == 0 else _shorter_quote(quote)}
+            "severity": assessment.get("severity")}
+    if failures == 0 and assessed_in is not None:
+        # By reference: the tool fills in the quote assess_clause gave for the section it was
+        # asked about, so the long quote is not copied into the context a second time.
+        args["section"] = assessed_in
+    else:
+        args.update(section=assessment.get("section"), quote=quote if failures == 0 else _shorter_quote(quote))
+    # The recommendation is left out: for the assessed verdict the tool fills in the playbook's
+    # recommendation, which is exactly the one assess_clause showed.
     return [Call("record_finding", args)]
 
 
@@ -210,7 +219,9 @@ def decide(tp: TypeProgress, progress: Progress, hints: list[Hint]) -> Decision:
     hint = hints[0] if hints else None
     assessment = tp.good_assessment()
     if assessment is not None:
-        return _record_found(tp, assessment)
+        asked = next((c.args.get("section") for c in reversed(tp.assessments)
+                      if c.ok and c.result is assessment), None)
+        return _record_found(tp, assessment, str(asked) if asked else None)
     if tp.records and tp.records[-1].args.get("verdict") == "missing":
         return _missing(tp, hint)  # a missing finding failed to record: retry once, then give up
     if hint is not None and hint.verdict == "missing":

@@ -65,9 +65,10 @@ def summarize(messages: Sequence[BaseMessage]) -> str:
             hits = _sections(searched.result, "hits")
             text = f"Search for {name}: " + (f"sections {', '.join(hits)}" if hits else "none")
             lines.append(_line(text, {"query": searched.args.get("query")}))
+        retrying = tp.failed(tp.records) > 0  # a failed record is retried with an explicit quote
         for call in tp.assessments:
             if call.ok:
-                lines.append(_assessed(name, call))
+                lines.append(_assessed(name, call, keep_quote=retrying))
         if resolved:
             lines.append(f"Recorded finding: {finding_line(tp.finding)}")
         else:
@@ -76,12 +77,15 @@ def summarize(messages: Sequence[BaseMessage]) -> str:
     return "\n".join(lines)
 
 
-def _assessed(name: str, call: ToolCall) -> str:
+def _assessed(name: str, call: ToolCall, *, keep_quote: bool = False) -> str:
+    """The assessment in one line. Its quote and recommendation are not copied: record_finding
+    fills both in by reference (the section's assessed quote, the playbook's recommendation for
+    the verdict); the quote is kept only while a failed record needs an explicit one."""
     result = call.result or {}
     section = result.get("section", call.args.get("section"))
     if result.get("found") is not True:
         return _line(f"Assessed {name} in section {section}: not found", {"reason": result.get("reason", "")})
-    details = {k: result.get(k) for k in ("quote", "recommendation", "start", "end") if k in result}
+    details = {"quote": result["quote"]} if keep_quote and result.get("quote") else None
     return _line(f"Assessed {name} in section {section}: {result.get('verdict')} ({result.get('severity')})", details)
 
 

@@ -52,6 +52,24 @@ def test_the_block_has_the_documented_layout():
     ])
 
 
+def test_a_key_finding_line_a_more_similar_episode_showed_is_not_repeated():
+    from agent.offline.transcript import parse_memory_hints
+
+    first = ["liability_cap in section 9.2: deviation (high)", "warranty in section 5.2: standard (none)"]
+    second = ["liability_cap in section 9.2: deviation (high)", "warranty in section 6.1: standard (none)"]
+    block = format_memory_block([episode(0, findings=first), episode(1, findings=second),
+                                 episode(2, findings=first)], [], None, nonce="3f9a2c1e")
+    lines = block.splitlines()
+    assert lines.count("- liability_cap in section 9.2: deviation (high)") == 1
+    assert lines.count("- warranty in section 5.2: standard (none)") == 1
+    assert lines.count("Key findings:") == 1
+    assert lines.count("Key findings (lines shown for a more similar episode are not repeated):") == 2
+    # the reader still knows every remembered location, most similar episode first
+    hints = parse_memory_hints(block)
+    assert [h.section for h in hints["liability_cap"]] == ["9.2"]
+    assert [(h.section, h.episode) for h in hints["warranty"]] == [("5.2", 1), ("6.1", 2)]
+
+
 def test_limits_of_three_episodes_and_five_facts_and_empty_means_nothing():
     block = format_memory_block([episode(i) for i in range(5)], [fact(i) for i in range(8)], None, nonce=new_nonce())
     assert block.count("### Episode") == 3 and block.count("- (supplier_contracts") == 5

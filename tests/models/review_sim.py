@@ -40,8 +40,8 @@ def assess_clause(clause_type: str, section: str) -> str:
     return clause_type
 
 
-def record_finding(clause_type: str, verdict: str, severity: str, recommendation: str,
-                   section: str | None = None, quote: str | None = None) -> str:
+def record_finding(clause_type: str, verdict: str, severity: str, section: str | None = None,
+                   quote: str | None = None, recommendation: str | None = None) -> str:
     """Record one finding per clause type."""
     return clause_type
 
@@ -109,9 +109,13 @@ class World:
                 "severity": SEVERITY[clause_type] if verdict != "standard" else "none",
                 "recommendation": f"Fix {clause_type}.", "rationale": "test"}
 
-    def _record_finding(self, clause_type, verdict, severity, recommendation, section=None, quote=None) -> dict:
+    def _record_finding(self, clause_type, verdict, severity, section=None, quote=None, recommendation=None) -> dict:
         if clause_type not in SEVERITY:
             return {"error": f"unknown clause type {clause_type!r}"}
+        # like the real tool: an omitted quote is the assessed one, an omitted recommendation the playbook's
+        if verdict != "missing" and not quote and section in self.sections:
+            quote = self.sections[section]
+        recommendation = recommendation or (f"Add a {clause_type} clause." if verdict == "missing" else f"Fix {clause_type}.")
         finding = {"clause_type": clause_type, "section": section, "quote": quote, "start": -1, "end": -1,
                    "verdict": verdict, "severity": severity, "recommendation": recommendation}
         self.findings[clause_type] = finding

@@ -104,6 +104,22 @@ def test_record_finding_appends_with_true_offsets(graph):
     assert finding["quote"].startswith("The Supplier's total aggregate liability")
 
 
+def test_record_finding_by_reference_takes_the_assessed_quote_and_the_playbook_recommendation(graph):
+    assessed, _ = call(graph, "assess_clause", {"clause_type": "liability_cap", "section": "9"})
+    answer, findings = call(graph, "record_finding", {
+        "clause_type": "liability_cap", "verdict": assessed["verdict"], "severity": assessed["severity"], "section": "9",
+    })
+    finding = findings[0]
+    assert {k: finding[k] for k in ("section", "quote", "start", "end", "recommendation")} == {
+        k: assessed[k] for k in ("section", "quote", "start", "end", "recommendation")
+    }
+    assert answer["recorded"]["section"] == assessed["section"] == "9.2"
+    nothing, findings = call(graph, "record_finding", {
+        "clause_type": "insurance", "verdict": "deviation", "severity": "high", "section": "9.2",
+    })
+    assert "pass a quote" in nothing["error"] and findings == []
+
+
 def test_record_finding_missing_has_null_location(graph):
     _, findings = call(graph, "record_finding", {
         "clause_type": "insurance", "verdict": "missing", "severity": "medium", "recommendation": "",
