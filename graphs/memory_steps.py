@@ -67,7 +67,6 @@ def _record(ctx: ReviewContext, memory: Any, state: dict, tier: Tier, hits: list
     record_retrieval(memory, ctx.namespace, state.get("run_id"), tier, hits, latency_ms, now(ctx))
 
 
-
 def episodic_read(state: dict, runtime: Runtime[ReviewContext]) -> dict:
     ctx = runtime.context
     if not ctx.use_memory:

@@ -140,6 +140,7 @@ def split_for_limit(text: str, max_chars: int = 5000) -> Iterator[tuple[int, str
 
 
 @lru_cache(maxsize=1)
+@lru_cache(maxsize=1)
 def default_scrubber() -> LocalScrubber:
     """The process-wide offline scrubber (built on first use: importing Presidio takes ~1 s)."""
     from memory.pii_local import LocalScrubber

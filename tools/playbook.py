@@ -8,6 +8,7 @@ restriction_on_buyer, warranty_months, damages_direction, survival_years, breach
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
@@ -109,8 +110,23 @@ class Playbook(BaseModel):
 
 
 def load_playbook(path: str | Path | None = None) -> Playbook:
-    """Load the default playbook, or the user's YAML file; raises ConfigurationError if invalid."""
+    """Load the default playbook, or the user's YAML file; raises ConfigurationError if invalid.
+
+    Parsed once per file version (path and modification time): every prompt, tool call and report
+    asks for it, and an edited file is picked up on the next call."""
     p = Path(path) if path is not None else DEFAULT_PLAYBOOK
+    try:
+        version = p.stat().st_mtime_ns
+    except FileNotFoundError:
+        raise ConfigurationError(f"playbook {p}: no such file") from None
+    except OSError as exc:
+        raise ConfigurationError(f"playbook {p}: cannot read ({exc})") from exc
+    return _parse_playbook(str(p), version)
+
+
+@lru_cache(maxsize=8)
+def _parse_playbook(path: str, version: int) -> Playbook:
+    p = Path(path)
     try:
         raw: Any = yaml.safe_load(p.read_text(encoding="utf-8"))
     except FileNotFoundError:
