@@ -65,6 +65,12 @@ def _pdf_types(cuad: Path) -> dict[str, str | None]:
     return types
 
 
+def _pdf_folders(cuad: Path) -> dict[str, str]:
+    """Document stem -> the name of the type folder its PDF sits in."""
+    root = cuad / "full_contract_pdf"
+    return {_stem(pdf.name): pdf.parent.name for pdf in root.rglob("*") if pdf.suffix.lower() == ".pdf"} if root.is_dir() else {}
+
+
 def _spans(cell: str) -> list[str]:
     cell = (cell or "").strip()
     if not cell:
@@ -104,13 +110,23 @@ def half_of(file_name: str) -> int:
     return 1 + hashlib.sha256(file_name.encode("utf-8")).digest()[0] % 2
 
 
-def build(cuad: Path, out: Path, exclude: Path | None, half: int | None = None) -> dict[str, int]:
-    """Write OUT/contracts/*.txt and OUT/labels.jsonl (only one half of them when `half`); return counts per type."""
+def _other_type(folder_or_name: str) -> str:
+    """A readable type for a non-supplier CUAD folder ("License_Agreements" -> "License Agreements")."""
+    return " ".join(folder_or_name.replace("_", " ").split()) or "Other"
+
+
+def build(cuad: Path, out: Path, exclude: Path | None, half: int | None = None, other: bool = False) -> dict[str, int]:
+    """Write OUT/contracts/*.txt and OUT/labels.jsonl (only one half of them when `half`); return counts per type.
+
+    With `other`, write the contracts of every type that is *not* a supplier type instead: a
+    tuning set that shares no contract with the supplier held-out set.
+    """
     master = cuad / "master_clauses.csv"
     texts = cuad / "full_contract_txt"
     if not master.is_file() or not texts.is_dir():
         raise SystemExit(f"{cuad}: expected master_clauses.csv and full_contract_txt/ (an extracted CUAD v1 folder)")
     types = _pdf_types(cuad)
+    folders = _pdf_folders(cuad) if other else {}
     skip_names, skip_digests = _excluded(exclude)
     txt_by_stem = {_stem(p.name): p for p in texts.glob("*.txt")}
     if out.exists():
@@ -122,6 +138,8 @@ def build(cuad: Path, out: Path, exclude: Path | None, half: int | None = None) 
         for row in csv.DictReader(fh):
             stem = _stem(row["Filename"])
             kind = types[stem] if stem in types else supplier_type(stem)
+            if other:
+                kind = None if kind is not None else _other_type(folders.get(stem, "Other"))
             txt = txt_by_stem.get(stem)
             if kind is None or txt is None or stem in skip_names or (half and half_of(txt.name) != half):
                 continue
@@ -143,8 +161,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--exclude", type=Path, default=None, help="a CUAD-style folder whose contracts to leave out")
     parser.add_argument("--half", type=int, choices=(1, 2), default=None,
                         help="keep only one fixed half (by file-name hash): tune rules on one, report the other")
+    parser.add_argument("--other", action="store_true",
+                        help="write the non-supplier contracts instead (licences, collaborations, ...): a tuning set")
     args = parser.parse_args(argv)
-    counts = build(args.cuad, args.out, args.exclude, args.half)
+    counts = build(args.cuad, args.out, args.exclude, args.half, args.other)
     total = sum(counts.values())
     print(f"{total} contracts written to {args.out}: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
 
