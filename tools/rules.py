@@ -96,8 +96,11 @@ DETECTORS: dict[str, Detector] = {
         (r"\bnotice\b", 0.5),
     ], title=r"price|pricing|fees"),
     "governing_law": _d("governing_law", [
-        (r"\bgoverned\b.{0,80}?\blaws?\b", 3),
-        (r"\b(?:construed|interpreted|enforced|governed)\b.{0,80}?\b(?:in\s+accordance\s+with|under|pursuant\s+to|by)\b.{0,40}?\blaws?\s+of\b", 3),
+        # "governed in all respects, including validity, interpretation and effect, by the laws"
+        (r"\b(?:governed|controlled)\b.{0,150}?\blaws?\b", 3),
+        (r"\b(?:construed|interpreted|enforced|governed)\b.{0,80}?\b(?:in\s+accordance\s+with|according\s+to|under|pursuant\s+to|by)\b.{0,40}?\blaws?\s+of\b", 3),
+        # "the law of the Federal Republic of Germany applies", "legislation of ... shall apply to"
+        (r"\b(?:laws?|legislation)\s+of\b.{0,120}?\b(?:appl(?:y|ies)|shall\s+apply|will\s+apply)\b", 3),
         (r"\blaws?\s+of\b.{0,150}?\bgovern(?:s|ed)?\b", 3),
         (r"\b(?:made|applied|construed|interpreted)\b.{0,80}?\b(?:under|in\s+accordance\s+with|subject\s+to)\b.{0,80}?\blaws?\s+of\b", 3),
         (r"\bgoverning\s+law\b", 1.5),
@@ -105,13 +108,19 @@ DETECTORS: dict[str, Detector] = {
         (r"\bapplicable\s+law\s+(?:shall\s+be|is)\b", 2),
     ], title=r"governing\s+law|applicable\s+law|choice\s+of\s+law"),
     "assignment": _d("assignment", [
-        (r"\b(?:not|no|neither|nor)\b.{0,80}?\bassign\w*\b.{0,200}?\bwithout\b.{0,80}?\b(?:consent|approval)", 3),
-        (r"\bassign\w*\b.{0,200}?\bwith(?:out)?\s+(?:the\s+)?(?:\S+\s+){0,5}?(?:consent|approval)", 2.5),
-        (r"\b(?:may|shall|will|can|must)\s+not\s+(?:\w+\s+){0,3}(?:assign|transfer)\w*\b", 2),
-        (r"\b(?:neither|no)\s+party\s+(?:shall|may|will|can)\s+(?:be\s+entitled\s+to\s+|have\s+the\s+(?:right|power)\s+to\s+)?(?:[\w]+,?\s+){0,3}?(?:assign|transfer)\w*\b", 3),
+        (r"\b(?:not|no|neither|nor|cannot|none)\b.{0,80}?\b(?:assign|delegat)\w*\b.{0,200}?\bwithout\b.{0,80}?\b(?:consent|approval|permission)", 3),
+        (r"\bassign\w*\b.{0,200}?\bwith(?:out)?\s+(?:the\s+)?(?:\S+\s+){0,5}?(?:consent|approval|permission)", 2.5),
+        # consent first: "may not, without the written consent of X, assign", "without consent, none may assign"
+        (r"\bwithout\s+(?:the\s+)?(?:\S+\s+){0,4}?(?:consent|approval|permission)\b.{0,120}?\b(?:assign|transfer|delegat)\w*", 3),
+        (r"\b(?:may|shall|will|can|must)\s+not\s+(?:\w+\s+){0,3}(?:assign|transfer)(?:s|ed|red)?\b", 3),
+        (r"\b(?:neither|no|none\s+of\s+the)\s+part(?:y|ies)\s+(?:to\s+this\s+agreement\s+)?(?:shall|may|will|can|has|have)\s+(?:be\s+entitled\s+to\s+|(?:have\s+)?the\s+(?:right|power)\s+to\s+)?(?:[\w]+,?\s+){0,3}?(?:assign|transfer)\w*\b", 3),
+        # "shall not, without consent, be transferred or assigned", "cannot be transferred or assigned"
+        (r"\b(?:not|cannot)\b.{0,80}?\bbe\s+(?:transferred|assigned)\b", 3),
         (r"\bterminat\w*\s+automatically\b.{0,60}?\bassignment\b", 3),
         (r"\b(?:assign\w*|transfer\w*)\b.{0,200}?\b(?:null\s+and\s+void|void\s+and\s+(?:of\s+no|without)\s+(?:force|effect)|shall\s+be\s+(?:deemed\s+)?void)", 3),
         (r"\b(?:not|non)[\s-]?(?:be\s+)?(?:assignable|transferable)\b", 2.5),
+        # "is not sublicensable, transferable or assignable" (a bare "non-transferable licence" stays below)
+        (r"\bnot\s+(?:be\s+)?(?:\w+,?\s+(?:or\s+)?){0,3}?assignable\b", 3),
         (r"\bassign\w*\b.{0,80}?\b(?:successors?|affiliates?|merger|acquir)", 1),
         (r"\b(?:may|can)\s+(?:freely\s+)?assign\b", 1.5),
         (r"\bassignment\b", 0.5),
@@ -132,6 +141,10 @@ DETECTORS: dict[str, Detector] = {
         (r"\b(?:right\s+to|may)\s+(?:\w+\s+){0,2}(?:audit|inspect)", 3),
         (r"\baudit\w*\b", 1),
         (r"\b(?:access|available)\b.{0,60}?\b(?:books|records|facilit\w+|premises)\b", 1.5),
+        # "shall afford X full access at reasonable times to its books and records"
+        (r"\b(?:afford|give|grant|provide|permit|allow)\w*\b.{0,80}?\baccess\b.{0,120}?\b(?:books|records|accounts)\b", 3),
+        # "shall permit X's representatives to enter its premises for the purpose of inspecting ..."
+        (r"\b(?:permit|allow)\w*\b.{0,150}?\b(?:enter|visit)\w*\b.{0,100}?\b(?:premises|facilit\w+|plants?|sites?)\b.{0,80}?\b(?:inspect|audit|examin|verif)\w*", 3),
     ], title=r"audit|inspection|records"),
     "exclusivity": _d("exclusivity", [
         (r"\bexclusive\s+(?:\w+\s+)?(?:right|license|licence|distributor|supplier|provider|reseller|basis|agent|dealer|manufacturer|source|partner|territory|purchase|supply|dealing)", 3),
@@ -210,7 +223,7 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     "payment_terms": ("pay", "invoice", "net ", "due"),
     "price_changes": ("price", "pricing", "fee", "rate", "charge", "favo", "cpi", "index", "%", "percent"),
     "governing_law": ("law",),
-    "assignment": ("assign", "transfer"),
+    "assignment": ("assign", "transfer", "delegat"),
     "insurance": ("insur", "umbrella", "per occurrence"),
     "audit_rights": ("audit", "inspect", "examin", "verif", "records", "books", "access", "available"),
     "exclusivity": _EXCLUSIVITY_WORDS + ("free", "may", "entitled"),

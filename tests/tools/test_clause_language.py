@@ -40,6 +40,30 @@ def found(sentence: str) -> set[str]:
     ("Upon termination, the Supplier shall co-operate with the Buyer in making an orderly transition.", "Post-Termination Services"),
     ("The Distributor agrees to meet the annual sales targets set out in Schedule 2.", "Minimum Commitment"),
     ("The Supplier grants the Distributor an exclusive distributorship in the Territory.", "Exclusivity"),
+    # governing law without the word "governed"
+    ("This Agreement shall be interpreted and enforced according to the laws of the State of Oregon.", "Governing Law"),
+    ("THIS AGREEMENT SHALL BE GOVERNED IN ALL RESPECTS, INCLUDING VALIDITY, INTERPRETATION AND EFFECT, BY THE LAWS "
+     "OF THE STATE OF OHIO.", "Governing Law"),
+    ("The law of the Kingdom of Denmark applies to this Agreement and to any dispute under it.", "Governing Law"),
+    ("This Agreement is controlled by the laws of the State of Utah.", "Governing Law"),
+    # assignment: consent named before the verb, delegation, "cannot", passive and list forms
+    ("The Contractor may not, without the written consent of the Buyer, assign or subcontract its obligations.",
+     "Anti-Assignment"),
+    ("Without prior written consent of the other Parties, none of the Parties may assign its rights to any third party.",
+     "Anti-Assignment"),
+    ("Neither Party shall delegate the performance of its duties without the prior written consent of the other Party.",
+     "Anti-Assignment"),
+    ("This Agreement cannot be assigned by a Party, including by way of merger, without the other Party's consent.",
+     "Anti-Assignment"),
+    ("The rights granted to the Reseller are personal to it and shall not, without the Vendor's prior approval, "
+     "be transferred or assigned to any other person.", "Anti-Assignment"),
+    ("The licence granted herein is not sublicensable, transferable or assignable.", "Anti-Assignment"),
+    ("The Buyer may not assign or delegate its rights or obligations under this Agreement.", "Anti-Assignment"),
+    # audit by access to books or by site visits for inspection
+    ("The Distributor shall afford the Supplier full access at all reasonable times to its books and records "
+     "relating to the Products.", "Audit Rights"),
+    ("The Manufacturer shall permit the Buyer's representatives to enter its plant during business hours for the "
+     "purpose of inspecting the production.", "Audit Rights"),
 ])
 def test_general_clause_language_is_found(sentence, category):
     assert category in found(sentence)
@@ -56,6 +80,9 @@ def test_general_clause_language_is_found(sentence, category):
     ("The confidentiality obligations shall continue for five years after termination of this Agreement.",
      "Post-Termination Services"),
     ("A writ, warrant or attachment is levied against the Supplier's property for sixty (60) days.", "Warranty Duration"),
+    ("The delivery of the software to the Licensee will not act as an assignment of any rights in it.", "Anti-Assignment"),
+    ("The Customer shall give the Supplier access to its premises and equipment to perform the Services.",
+     "Audit Rights"),
 ])
 def test_look_alikes_are_not_found(sentence, category):
     assert category not in found(sentence)
