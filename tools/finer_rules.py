@@ -29,7 +29,8 @@ FINER: dict[str, Detector] = {
         # "may be terminated at the expiration of its term or any renewal term upon thirty (30) days' notice"
         (rf"\bterminat\w*\b.{{0,60}}?\bat\s+the\s+(?:end|expiration|expiry)\s+of\b.{{0,80}}?{_DUR}.{{0,40}}?\bnotice\b", 3),
         # notice that exercises an option to renew is not notice to end the renewal
-        (r"\b(?:exercis\w*|elect\w*|election|choose|wish\w*|desir\w*|decid\w*)\s+(?:(?!not\b)\w+\s+){0,3}?to\s+(?:renew|extend)\b|\brenewal\s+option|\b(?:intention|option)\s+to\s+(?:renew|extend)\b", -2),
+        (r"\b(?:exercis\w*|elect\w*|election|choose|wish\w*|desir\w*|decid\w*)\s+(?:(?!not\b)\w+\s+){0,3}?to\s+(?:renew|extend)\b|\brenewal\s+option|\b(?:intention|option)\s+to\s+(?:renew|extend)\b"
+         r"|\bmay\b[^.]{0,160}?\b(?:extend|renew)\s+(?:the\s+|this\s+)?(?:term|agreement)", -2),
     ], require=r"renew|extend|extension|(?:thereafter|after\s+that|after\s+the\s+initial\s+term|indefinitely|year\s+to\s+year|month\s+to\s+month)\b.{0,100}?\buntil\s+terminated", needs_duration=True),
     "change_of_control": _d("change_of_control", [
         (r"\bchange\s+(?:of|in)\s+(?:\w+\s+)?(?:control|ownership)\b", 3.5),

@@ -116,6 +116,8 @@ def test_renewal_notice_wordings(sentence):
     "before the end of the term.",
     "You shall give us notice in writing of your election to renew at least three (3) months prior to the "
     "expiration of the term.",
+    "The Supplier may, by written notice given at least sixty (60) days prior to the end of the term, extend the "
+    "term of this Agreement for one further year.",
 ])
 def test_renewal_notice_look_alikes(sentence):
     assert not fires("renewal_notice", sentence)
