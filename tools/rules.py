@@ -25,7 +25,8 @@ _CONV = (r"\b(?:for\s+(?:its\s+|their\s+)?(?:own\s+)?convenience|for\s+any\s+(?:
 _DISCRETION = r"\b(?:(?:at|in)\s+its\s+(?:sole\s+)?(?:and\s+absolute\s+)?discretion|at\s+the\s+option\s+of\s+any\s+party)\b"
 # the right hangs on an event: "if the other party ...", "in the event that ...", "upon the occurrence of"
 _TRIGGER = r"\b(?<!including )(?<!even )(?:if|should|in\s+the\s+event|in\s+case|(?:up)?on\s+the\s+occurrence|change\s+(?:of|in)\s+(?:the\s+)?control)\b"
-# a list item that grants the right: "(a) by Buyer for any reason upon ...", "13.1.3 At any time upon 90 days' notice"
+# a list item that grants the right: "(a) by Buyer for any reason upon ...", "(c) at any time upon 90 days' notice of
+# termination" (like every rule here, it scores only sentences holding a _KEYWORDS fragment such as "terminat")
 _ITEM = r"^\s*(?:\(?[a-z0-9]{1,4}\)|[a-z]\.|\d+(?:\.\d+)*\.?)\s+(?:by\s+(?:[\w/&.-]+\s+){1,4}?)?"
 
 DETECTORS: dict[str, Detector] = {
@@ -245,7 +246,7 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     "liability_cap": ("liab", "exceed", "remed", "damage", "recover", "maximum", "obligation", "responsib"),
     "uncapped_liability": ("indemn", "harmless", "defend", "unlimited", "without limit"),
     "termination_convenience": ("terminat", "terminab", "cancel", "convenience", "without cause", "for any reason", "cease", "discontinu"),
-    "auto_renewal": ("renew", "extend", "extension", "evergreen", "tacit", "prolong", "until", "automatic", "year to year"),
+    "auto_renewal": ("renew", "extend", "extension", "evergreen", "tacit", "prolong", "until", "automatic", "year to year", "year-to-year"),
     "payment_terms": ("pay", "invoice", "net ", "due"),
     "price_changes": ("price", "pricing", "fee", "rate", "charge", "favo", "cpi", "index", "%", "percent"),
     "governing_law": ("law",),
