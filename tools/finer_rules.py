@@ -20,11 +20,18 @@ NOT_COMPETE: list[tuple[str, float]] = [
 
 FINER: dict[str, Detector] = {
     "renewal_notice": _d("renewal_notice", [
-        (r"\b(?:notice|notif\w+|notify|inform)\b.{0,120}?\b(?:prior\s+to|before|preceding|in\s+advance\s+of)\s+(?:the\s+)?(?:end|expiration|expiry|anniversary|termination|last\s+day|conclusion|renewal|commencement|then[\s-]current)", 3),
-        (r"\b(?:non-?renewal|not\s+to\s+renew|not\s+(?:be\s+)?renewed|not\s+(?:wish|want|desire|intend)\s+to\s+renew|intent\w*\s+(?:not\s+)?to\s+(?:renew|terminate)|elect\w*\s+not\s+to\s+(?:renew|extend))", 2),
+        (r"\b(?:notice|notif\w+|notify|inform|in\s+writing)\b.{0,120}?\b(?:prior\s+to|before|preceding|in\s+advance\s+of)\s+(?:the\s+)?(?:end|expiration|expiry|anniversary|termination|last\s+day|conclusion|renewal|commencement|then[\s-]current|date\s+of\s+(?:expiration|expiry|termination))", 3),
+        (r"\b(?:non-?renewal|not\s+to\s+renew|not\s+(?:to\s+)?(?:be\s+)?renewed|not\s+(?:wish|want|desire|intend)\s+to\s+renew|intent\w*\s+(?:not\s+)?to\s+(?:renew|terminate)|elect\w*\s+not\s+to\s+(?:renew|extend))", 2),
         (r"\bunless\b.{0,80}?\b(?:notice|notif\w+|notify)", 1.5),
-        (r"\b(?:thereafter|after\s+that|indefinitely)\b.{0,100}?\buntil\s+terminated\b.{0,100}?\bnotice\b", 3),
-    ], require=r"renew|extend|extension|(?:thereafter|after\s+that|indefinitely)\b.{0,100}?\buntil\s+terminated", needs_duration=True),
+        (r"\b(?:thereafter|after\s+that|after\s+the\s+initial\s+term|indefinitely|year\s+to\s+year|month\s+to\s+month)\b.{0,100}?\buntil\s+terminated\b.{0,100}?\bnotice\b", 3),
+        # the renewal runs "unless either party gives thirty (30) days' notice" / "until either party gives ... notice"
+        (rf"\b(?:automatic\w*|renew\w*|extend\w*|extension)\b.{{0,250}}?\b(?:unless|until)\b.{{0,150}}?(?:{_DUR}.{{0,60}}?\b(?:notice|notif\w*|in\s+writing)\b|\b(?:notice|notif\w*|in\s+writing)\b.{{0,80}}?{_DUR}|{_DUR}\s+(?:prior\s+to|before)\s+(?:the\s+)?(?:end|expiration|expiry))", 3),
+        # "may be terminated at the expiration of its term or any renewal term upon thirty (30) days' notice"
+        (rf"\bterminat\w*\b.{{0,60}}?\bat\s+the\s+(?:end|expiration|expiry)\s+of\b.{{0,80}}?{_DUR}.{{0,40}}?\bnotice\b", 3),
+        # notice that exercises an option to renew is not notice to end the renewal
+        (r"\b(?:exercis\w*|elect\w*|election|choose|wish\w*|desir\w*|decid\w*)\s+(?:(?!not\b)\w+\s+){0,3}?to\s+(?:renew|extend)\b|\brenewal\s+option|\b(?:intention|option)\s+to\s+(?:renew|extend)\b"
+         r"|\bmay\b[^.]{0,160}?\b(?:extend|renew)\s+(?:the\s+|this\s+)?(?:term|agreement)", -2),
+    ], require=r"renew|extend|extension|(?:thereafter|after\s+that|after\s+the\s+initial\s+term|indefinitely|year\s+to\s+year|month\s+to\s+month)\b.{0,100}?\buntil\s+terminated", needs_duration=True),
     "change_of_control": _d("change_of_control", [
         (r"\bchange\s+(?:of|in)\s+(?:\w+\s+)?(?:control|ownership)\b", 3.5),
         (r"\bcontrol\s+of\s+(?:either|any|the\s+other)?\s*party\b.{0,40}?\b(?:pass\w*|transfer\w*|change\w*)\b", 3.5),

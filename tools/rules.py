@@ -13,13 +13,21 @@ from tools.detector import Detector
 from tools.detector import detector as _d
 from tools.finer_rules import FINER, NOT_COMPETE
 
-_BREACH = r"\b(?:breach|default|insolven|bankrupt|fails?\s+(?:\w+\s+)?to|failure\s+to|(?<!without )cause\b(?!\s+to)|material\s+adverse)"
-# "may terminate", "may, in its sole discretion, terminate", "shall be entitled, at its option, to terminate"
-_CAN_END = (r"\b(?:(?:may|can|right\s+to|option\s+to|elect\s+to|entitled(?:\s+to)?|ability\s+to)(?:[\s,]+[\w']+){0,8}?[\s,]+(?:to\s+)?(?:terminat|cancel)\w*"
-            r"|may\s+be\s+(?:terminated|cancell?ed)|cancell?able\s+at\s+any\s+time)\b")
+_BREACH = r"\b(?:breach|default|insolven|bankrupt|violat|cur(?:e|ed|ing)\b|fails?\s+(?:\w+\s+)?to|failure\s+to|(?<!without )(?<!non-)cause\b(?!\s+to)|material\s+adverse)"
+# "may terminate", "may, in its sole discretion, terminate", "shall be entitled, at its option, to terminate",
+# "is terminable", "a party wishing to terminate"; never across a "not" ("may not terminate")
+_CAN_END = (r"\b(?:(?:may|can|right(?:\s+to)?|option\s+to|elect\s+to|entitled(?:\s+to)?|ability\s+to)(?:[\s,]+(?!not\b|never\b)[\w']+){0,12}?[\s,]+(?:to\s+)?(?:terminat|cancel)\w*"
+            r"|may\s+be\s+(?:terminated|cancell?ed)|cancell?able\s+at\s+any\s+time|terminable|(?:wish|desir|intend)\w*\s+to\s+terminat\w*)\b")
+# reasons that are no reason: the clause CUAD calls termination for convenience
 _CONV = (r"\b(?:for\s+(?:its\s+|their\s+)?(?:own\s+)?convenience|for\s+any\s+(?:or\s+no\s+)?reason|for\s+no\s+reason|without\s+cause"
-         r"|with\s+or\s+without\s+cause|for\s+non-?cause|without\s+(?:any\s+)?reason|(?:at|in)\s+its\s+(?:sole\s+)?(?:and\s+absolute\s+)?discretion"
-         r"|at\s+the\s+option\s+of\s+any\s+party)\b")
+         r"|with\s+or\s+without\s+cause|for\s+non-?cause|without\s+(?:any\s+)?reason)\b")
+# a discretion that may still hang on a condition ("in its sole discretion if ...")
+_DISCRETION = r"\b(?:(?:at|in)\s+its\s+(?:sole\s+)?(?:and\s+absolute\s+)?discretion|at\s+the\s+option\s+of\s+any\s+party)\b"
+# the right hangs on an event: "if the other party ...", "in the event that ...", "upon the occurrence of"
+_TRIGGER = r"\b(?<!including )(?<!even )(?:if|should|in\s+the\s+event|in\s+case|(?:up)?on\s+the\s+occurrence|change\s+(?:of|in)\s+(?:the\s+)?control)\b"
+# a list item that grants the right: "(a) by Buyer for any reason upon ...", "(c) at any time upon 90 days' notice of
+# termination" (like every rule here, it scores only sentences holding a _KEYWORDS fragment such as "terminat")
+_ITEM = r"^\s*(?:\(?[a-z0-9]{1,4}\)|[a-z]\.|\d+(?:\.\d+)*\.?)\s+(?:by\s+(?:[\w/&.-]+\s+){1,4}?)?"
 
 DETECTORS: dict[str, Detector] = {
     "liability_cap": _d("liability_cap", [
@@ -49,33 +57,65 @@ DETECTORS: dict[str, Detector] = {
         (r"\bthird[\s-]part(?:y|ies)\b", 0.5),
     ], title=r"indemn"),
     "termination_convenience": _d("termination_convenience", [
-        (rf"{_CAN_END}.{{0,150}}?{_CONV}", 3.5),
-        (rf"{_CONV}.{{0,120}}?{_CAN_END}", 3.5),
-        (rf"{_CAN_END}.{{0,120}}?\b(?:upon|on|by|by\s+giving|by\s+providing|with|after)\s+(?:at\s+least\s+|not\s+less\s+than\s+|no\s+less\s+than\s+|a\s+)?(?:{_DUR}|\[\*+\])\s*\b.{{0,40}}?\bnotice", 3),
+        (rf"{_CAN_END}.{{0,150}}?{_CONV}", 4.5),
+        (rf"{_CONV}.{{0,120}}?{_CAN_END}", 4.5),
+        (rf"{_CAN_END}.{{0,150}}?{_DISCRETION}|{_DISCRETION}.{{0,120}}?{_CAN_END}", 3.5),
+        # "upon thirty (30) days' notice", "by giving the other Party 60 days' prior written notice"
+        (rf"{_CAN_END}.{{0,120}}?\b(?:upon|on|by|with|after|(?:by\s+)?(?:giving|providing|delivering|furnishing|serving|sending)"
+         rf"(?:\s+(?:to\s+)?(?:the\s+)?[\w']+(?:\s+part(?:y|ies))?)?)\s+(?:at\s+least\s+|not\s+less\s+than\s+|no\s+less\s+than\s+|a\s+)?(?:{_DUR}|\[\*+\])\s*\b.{{0,40}}?\bnotice", 3),
         (rf"\b(?:giving|providing|upon)\b.{{0,60}}?\b{_DUR}\b.{{0,40}}?\bnotice\s+of\s+(?:its\s+)?(?:intent\w*\s+to\s+)?terminat", 3),
-        (r"^\(?[a-z0-9]{1,4}\)\s+(?:without\s+cause|for\s+convenience|for\s+any\s+reason)\b", 3.5),
+        (rf"{_ITEM}(?:without\s+cause|for\s+convenience|for\s+any\s+reason)\b", 3.5),
+        (rf"{_ITEM}at\s+any\s+time\s+(?:upon|on|by|with|after)\b.{{0,80}}?\bnotice\b", 3),
+        # "at any time upon ninety (90) days' notice"
+        (rf"\bat\s+any\s+(?:other\s+)?time\s+(?:upon|on|by|with|after)\s+(?:giving\s+|providing\s+)?(?:at\s+least\s+|not\s+less\s+than\s+|no\s+less\s+than\s+)?(?:{_DUR}|\[\*+\])\b.{{0,40}}?\bnotice", 3),
+        # a bare right to end on notice, nothing after it: "may terminate this Agreement upon written notice to the other party."
+        (rf"{_CAN_END}(?:(?!immediately|forthwith)[^.;:]){{0,60}}?\b(?:upon|on|by|with)\s+(?:giving\s+|providing\s+|delivering\s+)?(?:\w+\s+){{0,2}}?(?:prior\s+|advance\s+)?(?:written\s+)?notice\b[^;:,]{{0,60}}$", 3),
+        # "a party wishing to terminate must give notice at least thirty (30) days prior to ..."
+        (rf"{_CAN_END}.{{0,120}}?\bnotice\b.{{0,40}}?\b(?:at\s+least\s+|not\s+less\s+than\s+|no\s+less\s+than\s+)?{_DUR}\s+(?:prior|before|in\s+advance)\b", 3),
+        # evergreen terms that run "until terminated by either party upon thirty (30) days' notice"
+        (rf"^(?!.*\brenew).*?\buntil\s+(?:terminated\s+by\s+(?:either|any|one)\s+part(?:y|ies)|(?:either|any|one)\s+party\s+(?:informs|notifies|gives|terminates))\b.{{0,80}}?{_DUR}.{{0,40}}?\bnotice", 3),
         (r"\b(?:alter|cease|discontinue)\b.{0,60}?\b(?:providing|services?)\b.{0,120}?\bwithout\s+(?:any\s+)?liability", 3),
-        (r"\bmay\s+terminat\w*\b.{0,80}?\bat\s+any\s+time\b", 2),
+        (rf"{_CAN_END}.{{0,80}}?\bat\s+any\s+time\b", 2),
+        (rf"{_CAN_END}.{{0,80}}?\bat\s+any\s+time\b.{{0,80}}?\b(?:notice|notif\w*|in\s+writing)\b", 1.5),
+        # ending at the end of a term is non-renewal, not termination for convenience
+        (r"\b(?:(?:at|as\s+of|effective\s+(?:as\s+of\s+|on\s+)?|upon|on)\s+(?:or\s+after\s+)?|(?:days?|months?)\s+(?:prior\s+to|before)\s+)(?:the\s+)?(?:end|expiration|expiry|last\s+day)(?:\s+date)?\s+of\s+"
+         r"(?:the\s+|its\s+|a\s+|any\s+|such\s+|each\s+)?(?:then[\s-]current\s+|initial\s+|renewal\s+|current\s+|original\s+)?(?:\w+\s+)?(?:term|period)\b", -2.5),
+        # investment-company contracts ended by a board or shareholder vote
+        (r"\bby\s+(?:the\s+|a\s+)?vote\s+of\b", -3),
+        (r"\bin\s+accordance\s+with\s+the\s+termination\s+provisions\b", -2),
+        # a lead-in to a list of grounds: "may terminate ... upon any of the following:"
+        (r"\b(?:as\s+follows|(?:any|one)\s+of\s+the\s+following(?:\s+\w+)?|following\s+(?:grounds|events|circumstances|conditions|reasons|cases))\s*:?\s*$", -2),
         (_BREACH, -2.5),
-        (r"\bmay\s+not\s+be\s+terminated\b|\bnot\s+(?:be\s+)?(?:entitled|permitted)\s+to\s+terminat", -3.5),
+        (_TRIGGER, -2),
+        (r"\bmay\s+not\s+be\s+terminated\b|\bnot\s+(?:be\s+)?(?:entitled|permitted)\s+to\s+terminat|\bnot\s+(?:be\s+)?terminable\b", -3.5),
         (r"\bterminat\w*\b.{0,60}?\bby\s+(?:the\s+)?(?:mutual\s+)?(?:written\s+)?(?:agreement|consent)\b|\bmutual(?:ly)?\s+(?:written\s+)?(?:agree|consent)", -3),
         (r"\b(?:is|are|be|been|being)\s+terminated\s+for\s+any\s+reason|\bsurviv\w*|\b(?:termination|expiration)\s+or\s+(?:termination|expiration)\b.{0,30}?\bfor\s+any\s+reason", -3),
     ], title=r"terminat"),
     "auto_renewal": _d("auto_renewal", [
-        (r"\b(?:automatic(?:ally)?|auto-?)\s*(?:renew|extend|be\s+renewed|be\s+extended|renewal|extension)", 3.5),
+        # "shall automatically renew", "an automatic 2 year term extension", "shall automatically continue"
+        (r"\b(?:automatic(?:ally)?|auto-?)\s*(?:[\w()-]+\s+){0,4}?(?:renew|extend|be\s+renewed|be\s+extended|renewal|extension)|\bautomatically\s+continue", 3.5),
         (r"\brenew\w*\b.{0,80}?\b(?:successive|additional|consecutive|further|subsequent)\b.{0,60}?\b(?:periods?|terms?|years?|months?|increments?)", 3),
         (r"\b(?:successive|additional|consecutive|further|subsequent)\b.{0,50}?\b(?:renewal|extension|extended)\s+(?:periods?|terms?)", 3),
         (r"\bextend\w*\s+(?:the\s+)?(?:initial\s+)?(?:term|agreement)\b.{0,80}?\b(?:additional|further|successive|consecutive|renewal)", 3),
-        (r"\b(?:option|right|elect)\w*\s+to\s+(?:renew|extend)\b", 2.5),
-        (r"\brenewable\b", 2.5),
+        (r"\b(?:option|right|elect)\w*\s+to\s+(?:\w+ly\s+)?(?:renew|extend)\b", 2.5),
+        (r"\b(?:renewable|extendable|extendible)\b", 2.5),
+        (rf"\b(?:term|agreement)\s+(?:shall|will)\s+(?:automatically\s+)?be\s+extended\s+for\s+(?:an?\s+)?(?:additional\s+|further\s+|successive\s+)?{_DUR}", 3),
+        # "and from year to year thereafter", "on a year-to-year basis"
+        (r"\b(?:continu|renew|extend)\w*\b.{0,80}?\bfrom\s+year\s+to\s+year\b|\bon\s+a\s+year[\s-]to[\s-]year\s+basis\b", 3),
         (r"\bRenewal\s+(?:Term|Period)\b", 2),
-        (r"\bevergreen\b", 3),
+        (r"\bevergreen\s+(?:term|basis|renewal|clause|provision|period)s?\b|\bon\s+an\s+evergreen\b", 3),
         (rf"\brenew\w*\b.{{0,60}}?\b{_DUR}", 1),
         (r"\b(?:renew\w*|extend\w*|prolong\w*|continue\w*)\s+(?:automatically|tacitly)\b|\btacit\w*\s+(?:renew|extension|prolong)", 3.5),
         # evergreen terms: "thereafter ... shall continue until terminated by either party"
         (r"\b(?:thereafter|after\s+that|indefinitely|year\s+to\s+year|month\s+to\s+month)\b.{0,100}?\buntil\s+terminated\b", 3.5),
         (r"\b(?:continue|remain)\w*\b.{0,60}?\b(?:thereafter|after\s+that|indefinitely)\b.{0,60}?\buntil\b", 3),
-        (r"\bshall\s+not\s+(?:be\s+)?(?:automatically\s+)?renew", -3),
+        # but a term that simply runs from signing "and continues until terminated" has no renewal
+        (r"\b(?:effective|commenc\w*|begin\w*)\b[^;]{0,80}?\b(?:and|shall|will)\s+(?:shall\s+|will\s+)?continue\s+(?:in\s+(?:full\s+)?(?:force\s+and\s+)?effect\s+)?(?:thereafter\s+|indefinitely\s+)until\b", -5),
+        (r"\bshall\s+not\s+(?:be\s+)?(?:automatically\s+)?renew|\b(?:not|never)\s+(?:be\s+)?automatically\s+(?:renew|extend)", -3),
+        # recitals, and deadlines stretched by a delay or force majeure, are not renewal terms
+        (r"^\W*WHEREAS\b", -3),
+        (r"\b(?:force\s+majeure|suspen\w+|delay\w*)\b", -2),
+        (r"\bnon-?renewable\b|\bno\s+(?:\w+\s+){0,3}rights?\s+(?:of|to)\s+(?:\w+\s+)?renew", -3),
     ], title=r"\bterm\b|renew"),
     "payment_terms": _d("payment_terms", [
         (rf"\b(?:pay|paid|payable|payment|due|remit)\w*\b.{{0,100}}?\bwithin\s+{_DUR}", 3),
@@ -218,8 +258,8 @@ _EXCLUSIVITY_WORDS = ("exclusiv", "sole ", "only ", "requirements", "other", "ad
 _KEYWORDS: dict[str, tuple[str, ...]] = {
     "liability_cap": ("liab", "exceed", "remed", "damage", "recover", "maximum", "obligation", "responsib"),
     "uncapped_liability": ("indemn", "harmless", "defend", "unlimited", "without limit"),
-    "termination_convenience": ("terminat", "cancel", "convenience", "without cause", "for any reason", "cease", "discontinu"),
-    "auto_renewal": ("renew", "extend", "extension", "evergreen", "tacit", "prolong", "until"),
+    "termination_convenience": ("terminat", "terminab", "cancel", "convenience", "without cause", "for any reason", "cease", "discontinu"),
+    "auto_renewal": ("renew", "extend", "extension", "evergreen", "tacit", "prolong", "until", "automatic", "year to year", "year-to-year"),
     "payment_terms": ("pay", "invoice", "net ", "due"),
     "price_changes": ("price", "pricing", "fee", "rate", "charge", "favo", "cpi", "index", "%", "percent"),
     "governing_law": ("law",),
