@@ -108,20 +108,20 @@ FINER: dict[str, Detector] = {
         (r"\btransition\w*\s+(?:services?|assistance|period|plan|of\s+(?:the\s+)?(?:services|operations))\b|\bsuccessor\s+(?:servicer|provider|supplier|operator)\b", 2),
         # a transition counts when it follows the end of the contract, not a closing or a start-up
         (r"\btermination\s+assistance\b|^(?=[\s\S]*\b(?:terminat|expir|cancel))[\s\S]*\btransition\w*\s+(?:services?|assistance|period|plan|of\s+(?:the\s+)?(?:services|operations))\b", 1),
-        (rf"\b(?:upon|after|following|in\s+the\s+event\s+of)\s+(?:the\s+)?(?:any\s+)?{_END}.{{0,300}}?\b(?:shall|will|may|agrees?\s+to)\s+(?:\w+\s+){{0,3}}(?:continue|co-?operate|assist|transition|retain|purchase|compensate|refer|sell|dispose|return|deliver|transfer|pay|provide)", 3),
+        (rf"\b(?:upon|after|following|in\s+the\s+event\s+of)\s+(?:the\s+)?(?:any\s+)?{_END}.{{0,300}}?\b(?:shall|will|may|agrees?\s+to)\s+(?:\(?\w+\)?\s+){{0,3}}(?:continue|co-?operate|assist|transition|retain|purchase|compensate|refer|sell|dispose|return|deliver|transfer|pay|provide)", 3),
         (rf"\bshall\s+continue\b.{{0,150}}?\b(?:after|following|beyond)\s+(?:the\s+)?{_END}", 3),
         # "in the event that X terminates this Agreement ...", "if this Agreement is terminated by ...": what then continues or is owed
-        (r"\b(?:in\s+the\s+event\s+(?:that\s+)?|if\s+)(?:\(?\w+\)?\s+){0,6}?(?:terminates?\s+this\s+agreement|(?:is|are)\s+terminated)\b.{0,250}?\b(?:shall|will)\s+(?:(?!be\b)\w+\s+){0,2}?(?:retain|refer|continue|purchase|compensate|pay|provide|return|transfer)", 3),
+        (r"\b(?:in\s+the\s+event\s+(?:that\s+)?|if\s+)(?:\(?\w+\)?\s+){0,6}?(?:terminates?\s+this\s+agreement|(?:is|are)\s+terminated)\b.{0,250}?\b(?:shall|will)\s+(?:(?!be\b)\w+\s+){0,2}?(?:retain|refer|continue|purchase|compensate|pay|provide|return|transfer|reimburse|notify)", 3),
         (rf"\b(?:for\s+(?:a\s+period\s+of\s+)?|up\s+to\s+){_DUR}\b.{{0,40}}?\b(?:after|following)\b", 1),
         # "for twenty-four (24) months following termination of this Agreement, Licensee shall ..."
         # (a confidentiality term of that form is no service: kept out here, as the weights would not)
-        (rf"^(?![\s\S]*\bconfidential)[\s\S]*?\b(?:for|during)\s+(?:a\s+(?:period|term)\s+of\s+)?(?:up\s+to\s+)?(?:{_DUR}|{_REDACTED})\s+(?:\w+\s+){{0,2}}?(?:after|following|from)\s+(?:the\s+)?(?:effective\s+date\s+of\s+)?(?:such\s+|any\s+)?{_END}", 2),
+        (rf"^(?![\s\S]*\bconfidential)[\s\S]*?\b(?:for|during)\s+(?:a\s+(?:period|term)\s+of\s+)?(?:up\s+to\s+)?(?:a\s+|the\s+)?(?:{_DUR}|{_REDACTED})\s+(?:\w+\s+){{0,2}}?(?:after|following|from)\s+(?:the\s+)?(?:(?:effective\s+)?date\s+of\s+)?(?:such\s+|any\s+)?{_END}", 2),
         # sell-off and buy-back of stock when the contract ends
         (r"\b(?:terminat|expir)\w*\b.{0,250}?\b(?:sell|sale|dispose|purchase|buy|repurchase)\w*\b.{0,100}?\b(?:stocks?|inventor(?:y|ies))\b", 3),
         (r"\b(?:sell|sale|dispose|purchase|buy|repurchase)\w*\b.{0,100}?\b(?:stocks?|inventor(?:y|ies))\b.{0,200}?\b(?:terminat|expir)\w*", 3),
         (r"\b(?:sell|dispose\s+of)\b.{0,60}?\b(?:remaining|existing)\s+(?:stocks?|inventor(?:y|ies))\b", 3),
         (r"\bsell[\s-]?off\b|\bwind[\s-]?down\s+period\b|\bphase[\s-]?out\s+(?:of|period)\b", 3),
-        (rf"\bretain\w*\b.{{0,150}}?\b(?:after|following)\s+(?:the\s+)?{_END}", 3),
+        (rf"\b(?:retain\w*|maintain\w*|preserve[sd]?|keep|kept)\b.{{0,150}}?\b(?:after|following)\s+(?:the\s+)?{_END}", 3),
         (r"\b(?:return|destroy)\w*\b.{0,80}?\bconfidential", -2),
         (r"\b(?:co-?operat\w*|assist\w*)\b.{0,100}?\b(?:transfer|transition|migrat\w*)\b|\borderly\s+(?:and\s+\w+\s+)?(?:transfer|transition|wind)", 3),
         (r"\b(?:confidential\w*|non-?use|disclos\w*|proprietary\s+information|(?:business|trade)\s+secrets?)\b", -4),

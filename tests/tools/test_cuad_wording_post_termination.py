@@ -59,6 +59,11 @@ def test_warranty_duration_look_alikes(sentence):
     "For twelve (12) months following termination of this Agreement, the Licensee shall state on its website that "
     "it is no longer associated with the Licensor.",
     "Upon expiry of this Agreement, the Provider shall render transition assistance to any successor provider.",
+    "Upon termination of this Agreement, the Vendor will (a) provide reasonable assistance in migrating the data.",
+    "In the event that the Reseller terminates this Agreement, the Reseller will notify its customers that support "
+    "has ended.",
+    "The Distributor shall keep complete records of all sales for a three (3) year period following the expiration "
+    "of this Agreement.",
 ])
 def test_post_termination_wordings(sentence):
     assert fires("post_termination_services", sentence)
