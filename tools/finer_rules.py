@@ -153,7 +153,8 @@ FINER: dict[str, Detector] = {
         (r"(?-i:\bWarrants?\b)(?!\s+(?:that|to)\b)|\bexercis(?:able|e\s+price)\b|\bcommon\s+stock\b|\bwarrants\b.{0,40}?\bexercis", -3),
         (rf"\bwarrant\w*\b.{{0,300}}?(?:{_WARRANTY_FOR})|{_WARRANTY_DUR}.{{0,200}}?\bwarrant", 3),
         (rf"\bdefect\w*\b.{{0,120}}?(?:{_WARRANTY_FOR})", 3),
-        # the buyer's period to reject defective or non-conforming goods, which CUAD counts as well
+        # the buyer's period to reject defective or non-conforming goods, which CUAD counts as well;
+        # it reaches the threshold only with the goods (1) and their arrival (0.5) named beside it
         (rf"\b{_NONCONFORMING}\b.{{0,250}}?{_REJECT_WINDOW}|{_REJECT_WINDOW}.{{0,330}}?\b{_NONCONFORMING}", 1.5),
         (r"\b(?:products?|goods|shipments?|batch(?:es)?|samples?|materials?|equipment|units|lots?|deliver(?:y|ies|ed))\b", 1),
         (r"\b(?:receipt|delivery|arrival|discover\w*|shipment|made\s+available)\b", 0.5),
