@@ -7,6 +7,22 @@ from __future__ import annotations
 from tools.detector import DUR as _DUR
 from tools.detector import Detector
 from tools.detector import detector as _d
+from tools.numbers import NUMBER as _N
+
+# a warranty's length: a duration, or (after "within" / "a period of") one the filing redacted
+_REDACTED = r"\[\s*(?:\.{3}\s*)?\*+\s*(?:\.{3}\s*)?\]"
+_WARRANTY_DUR = rf"(?:\b{_DUR}\b|\b{_N}\s+(?:\(\d+\)\s+)?working\s+days\b)"
+_WARRANTY_FOR = rf"\b(?:(?:for\s+)?a\s+period\s+of\s+|within\s+)(?:{_WARRANTY_DUR}|{_REDACTED})|\b(?:for|of)\s+{_WARRANTY_DUR}"
+# the buyer's window to reject goods: "within thirty (30) days of receipt", "for a period of [***] days"
+_REJECT_WINDOW = rf"\b(?:within|for\s+a\s+period\s+of)\s+(?:{_WARRANTY_DUR}|{_REDACTED}(?:\s+(?:business\s+|calendar\s+|working\s+)?days)?)"
+_NONCONFORMING = r"(?:reject\w*|revo\w+\s+(?:of\s+)?acceptance|non-?conform\w*|not\s+in\s+conformity|(?:not|fails?\s+to)\s+(?:meet|conform|comply)|defect\w*|discrepanc\w*|damaged|deemed\s+(?:to\s+have\s+(?:been\s+)?)?accept\w*)"
+
+# the end of the contract, not of some other period ("expiry of its financial year")
+_END = (r"(?:termination|expiration|expiry|cancellation)\b(?!\s+of\s+(?!(?:this|the|said|such|any|its|their|\w+'s)\s+(?:\w+\s+){0,2}"
+        r"(?:agreement|contract|term|licen[cs]es?|project|appointment|relationship|services|arrangement|engagement|distributorship)\b))")
+
+# what a survival clause says of the terms it keeps alive
+_SURVIVES = r"\b(?:surviv\w*|continue\s+(?:to\s+(?:be\s+enforceable|be\s+binding|have\s+(?:binding\s+)?effect|govern)|in\s+(?:full\s+)?(?:force|effect)|until))"
 
 # shared with the playbook's non_compete detector
 NOT_COMPETE: list[tuple[str, float]] = [
@@ -69,8 +85,11 @@ FINER: dict[str, Detector] = {
         (r"(?-i:\b(?:Termination|Cancellation|Early\s+Termination)\s+(?:Fee|Charge|Payment)s?\b)", 3),
         (r"\bpenalt(?:y|ies)\b", 1),
         (r"\bpay\w*\s+(?:a\s+|the\s+)?penalt(?:y|ies)\b|\bpre-?estimat\w*\s+of\s+(?:\w+\s+)?(?:damages|loss)", 2.5),
-        (r"\b(?:not|no)\b.{0,40}?\b(?:liable|obligat\w*|responsible)\b.{0,30}?\b(?:for|to\s+pay)\s+(?:any\s+)?(?:termination|cancellation)\s+(?:fees?|charges?|payments?)", -3),
+        (r"\b(?:not|no|neither)\b.{0,40}?\b(?:liable|obligat\w*|responsible)\b.{0,30}?\b(?:for|to\s+pay)\s+(?:any\s+)?(?:termination|cancellation)\s+(?:fees?|charges?|payments?)", -3),
+        (r"\b(?:without|no)\s+(?:any\s+)?(?:early\s+)?(?:termination|cancell?ation)\s+(?:fees?|charges?|payments?|penalt(?:y|ies))", -3),
         (r"\bfor\s+each\s+(?:day|week)\s+of\s+delay\b", 2),
+        # a fee owed for ending early, however it is capitalised: "shall pay a termination fee of", "an early termination penalty"
+        (r"\b(?:pay\w*|receive|entitled\s+to|owe)\b.{0,80}?\b(?:early\s+)?(?:termination|cancell?ation|exit|break[\s-]?up)\s+(?:fees?|charges?|payments?|penalt(?:y|ies))\b|\bearly\s+termination\s+penalt", 3),
     ]),
     "most_favored_nation": _d("most_favored_nation", [
         (r"\bmost[\s-]favou?red\b", 3.5),
@@ -91,23 +110,39 @@ FINER: dict[str, Detector] = {
         (r"\bliquidated\s+damages\b|\bliabilit\w*\b", -3),
     ]),
     "post_termination_services": _d("post_termination_services", [
-        (r"\b(?:after|following|upon|subsequent\s+to|survive|beyond)\s+(?:the\s+)?(?:effective\s+date\s+of\s+)?(?:such\s+)?(?:termination|expiration|expiry|cancellation)\b.{0,200}?\b(?:continue|transition|wind[\s-]down|provide|sell|deliver|co-?operat|assist|support|purchase|fulfil|complete|perform)\w*", 2.5),
-        (r"\b(?:continue|transition|wind[\s-]down|provide|sell|deliver|co-?operat|assist|support|purchase|fulfil|complete|perform)\w*\b.{0,200}?\b(?:after|following|subsequent\s+to)\s+(?:the\s+)?(?:effective\s+date\s+of\s+)?(?:such\s+)?(?:termination|expiration|expiry)", 2.5),
-        (r"\btransition\w*\s+(?:services?|assistance|period|plan|of\s+(?:the\s+)?(?:services|operations))\b|\bsuccessor\s+(?:servicer|provider|supplier|operator)\b|\btermination\s+assistance\b", 3),
-        (r"\b(?:upon|after|following|in\s+the\s+event\s+of)\s+(?:the\s+)?(?:any\s+)?(?:expiration|termination|expiry)\b.{0,300}?\b(?:shall|will|may|agrees?\s+to)\s+(?:\w+\s+){0,3}(?:continue|co-?operate|assist|transition|retain|purchase|compensate|refer|sell|dispose)", 3),
-        (r"\bshall\s+continue\b.{0,150}?\b(?:after|following|beyond)\s+(?:the\s+)?(?:termination|expiration)", 3),
-        (r"\bin\s+the\s+event\s+(?:that\s+)?.{0,200}?\bterminat\w*\b.{0,200}?\bshall\s+(?:retain|refer|continue|purchase|compensate)", 2.5),
+        (rf"\b(?:after|following|upon|subsequent\s+to|survive|beyond)\s+(?:the\s+)?(?:effective\s+date\s+of\s+)?(?:such\s+)?{_END}.{{0,200}}?\b(?:continue|transition|wind[\s-]down|provide|sell|deliver|co-?operat|assist|support|purchase|fulfil|complete|perform)\w*", 2.5),
+        (rf"\b(?:continue|transition|wind[\s-]down|provide|sell|deliver|co-?operat|assist|support|purchase|fulfil|complete|perform)\w*\b.{{0,200}}?\b(?:after|following|subsequent\s+to)\s+(?:the\s+)?(?:effective\s+date\s+of\s+)?(?:such\s+)?{_END}", 2.5),
+        (r"\btransition\w*\s+(?:services?|assistance|period|plan|of\s+(?:the\s+)?(?:services|operations))\b|\bsuccessor\s+(?:servicer|provider|supplier|operator)\b", 2),
+        # a transition counts when it follows the end of the contract, not a closing or a start-up
+        (r"\btermination\s+assistance\b|^(?=[\s\S]*\b(?:terminat|expir|cancel))[\s\S]*\btransition\w*\s+(?:services?|assistance|period|plan|of\s+(?:the\s+)?(?:services|operations))\b", 1),
+        (rf"\b(?:upon|after|following|in\s+the\s+event\s+of)\s+(?:the\s+)?(?:any\s+)?{_END}.{{0,300}}?\b(?:shall|will|may|agrees?\s+to)\s+(?:\(?\w+\)?\s+){{0,3}}(?:continue|co-?operate|assist|transition|retain|purchase|compensate|refer|sell|dispose|return|deliver|transfer|pay|provide)", 3),
+        (rf"\bshall\s+continue\b.{{0,150}}?\b(?:after|following|beyond)\s+(?:the\s+)?{_END}", 3),
+        # "in the event that X terminates this Agreement ...", "if this Agreement is terminated by ...": what then continues or is owed
+        (r"\b(?:in\s+the\s+event\s+(?:that\s+)?|if\s+)(?:\(?\w+\)?\s+){0,6}?(?:terminates?\s+this\s+agreement|(?:is|are)\s+terminated)\b.{0,250}?\b(?:shall|will)\s+(?:(?!be\b)\w+\s+){0,2}?(?:retain|refer|continue|purchase|compensate|pay|provide|return|transfer|reimburse|notify)", 3),
         (rf"\b(?:for\s+(?:a\s+period\s+of\s+)?|up\s+to\s+){_DUR}\b.{{0,40}}?\b(?:after|following)\b", 1),
+        # "for twenty-four (24) months following termination of this Agreement, Licensee shall ..."
+        # (a confidentiality term of that form is no service: kept out here, as the weights would not)
+        (rf"^(?![\s\S]*\bconfidential)[\s\S]*?\b(?:for|during)\s+(?:a\s+(?:period|term)\s+of\s+)?(?:up\s+to\s+)?(?:a\s+|the\s+)?(?:{_DUR}|{_REDACTED})\s+(?:\w+\s+){{0,2}}?(?:after|following|from)\s+(?:the\s+)?(?:(?:effective\s+)?date\s+of\s+)?(?:such\s+|any\s+)?{_END}", 2),
         # sell-off and buy-back of stock when the contract ends
         (r"\b(?:terminat|expir)\w*\b.{0,250}?\b(?:sell|sale|dispose|purchase|buy|repurchase)\w*\b.{0,100}?\b(?:stocks?|inventor(?:y|ies))\b", 3),
         (r"\b(?:sell|sale|dispose|purchase|buy|repurchase)\w*\b.{0,100}?\b(?:stocks?|inventor(?:y|ies))\b.{0,200}?\b(?:terminat|expir)\w*", 3),
         (r"\b(?:sell|dispose\s+of)\b.{0,60}?\b(?:remaining|existing)\s+(?:stocks?|inventor(?:y|ies))\b", 3),
-        (r"\bretain\w*\b.{0,150}?\b(?:after|following)\s+(?:the\s+)?(?:termination|expiration|expiry)\b", 3),
+        (r"\bsell[\s-]?off\b|\bwind[\s-]?down\s+period\b|\bphase[\s-]?out\s+(?:of|period)\b", 3),
+        (rf"\b(?:retain\w*|maintain\w*|preserve[sd]?|keep|kept)\b.{{0,150}}?\b(?:after|following)\s+(?:the\s+)?{_END}", 3),
         (r"\b(?:return|destroy)\w*\b.{0,80}?\bconfidential", -2),
         (r"\b(?:co-?operat\w*|assist\w*)\b.{0,100}?\b(?:transfer|transition|migrat\w*)\b|\borderly\s+(?:and\s+\w+\s+)?(?:transfer|transition|wind)", 3),
-        (r"\b(?:confidential\w*|non-?use|disclos\w*)\b", -4),
+        (r"\b(?:confidential\w*|non-?use|disclos\w*|proprietary\s+information|(?:business|trade)\s+secrets?)\b", -4),
+        (r"\bor\s+destroy|\bdestroy\w*\s+or\b", -2),
         (r"\b(?:shall\s+not|neither\s+party\s+shall)\s+be\s+liable\b", -3),
         (r"\b(?:termination|end)\s+of\s+(?:the\s+|such\s+)?force\s+majeure\b", -3),
+        # no-hire and non-solicitation covenants that outlast the contract
+        (r"\bsolicit\w*|\bhire\b|\bemployees\b|\bentice\b|\binterfere\w*", -2),
+        # an early-termination fee is a charge for ending, not an obligation after it
+        (r"\b(?:early\s+)?termination\s+(?:charges?|fees?)\b", -2),
+        # settling what was earned before the end is no post-termination obligation
+        (r"\b(?:up\s+to(?:\s+and\s+including)?|prior\s+to|before)\s+(?:the\s+)?(?:effective\s+)?(?:date\s+of\s+(?:such\s+)?)?(?:termination|expiration|expiry)\b|\b(?:rendered|performed|incurred|accrued)\s+(?:\w+\s+){0,3}?(?:prior\s+to|before|up\s+to|through)\b|\b(?:then|already)\s+(?:due|owing|accrued)\b", -2),
+        # a survival clause keeps terms alive; it promises no service ("Sections 5 and 7 shall survive")
+        (rf"\b(?:(?:sections?|articles?|clauses?|paragraphs?)\s+\(?[\dIVX]|(?:this|these|such)\s+(?:sections?|articles?|clauses?|paragraphs?)\b)[\s\S]{{0,150}}?{_SURVIVES}|\b(?:rights\s+(?:and|or)\s+(?:obligations|remedies)|indemnif\w+\s+provisions)\b.{{0,100}}?{_SURVIVES}", -3),
     ]),
     "survival": _d("survival", [
         (rf"\b(?:surviv|continu|remain)\w*\b.{{0,150}}?\b{_DUR}\b.{{0,60}}?\b(?:after|following|beyond|from)\b.{{0,40}}?\b(?:termination|expiry|expiration|end)", 3),
@@ -119,9 +154,24 @@ FINER: dict[str, Detector] = {
         (r"\b(?:breach|incident)\b.{0,150}?\bnotif\w*", 3),
     ], needs_duration=True),
     "warranty_duration": _d("warranty_duration", [
-        (r"\bwarranty\s+period\b", 3),
+        (r"\bwarranty\s+(?:period|term)\b", 3),
+        # securities warrants, not product warranties
         (r"\bwrit\b|\bwarrants?\s+(?:or|of)\s+attachment|\bwarrants?\s+to\s+(?:purchase|acquire)\b", -3),
-        (rf"\bwarrant\w*\b.{{0,300}}?\b(?:for\s+(?:a\s+period\s+of\s+)?|within\s+|of\s+){_DUR}|\b{_DUR}\b.{{0,200}}?\bwarrant", 3),
-        (rf"\bdefect\w*\b.{{0,120}}?\bwithin\s+{_DUR}", 3),
+        (r"(?-i:\bWarrants?\b)(?!\s+(?:that|to)\b)|\bexercis(?:able|e\s+price)\b|\bcommon\s+stock\b|\bwarrants\b.{0,40}?\bexercis", -3),
+        (rf"\bwarrant\w*\b.{{0,300}}?(?:{_WARRANTY_FOR})|{_WARRANTY_DUR}.{{0,200}}?\bwarrant", 3),
+        (rf"\bdefect\w*\b.{{0,120}}?(?:{_WARRANTY_FOR})", 3),
+        # the buyer's period to reject defective or non-conforming goods, which CUAD counts as well;
+        # it reaches the threshold only with the goods (1) and their arrival (0.5) named beside it
+        (rf"\b{_NONCONFORMING}\b.{{0,250}}?{_REJECT_WINDOW}|{_REJECT_WINDOW}.{{0,330}}?\b{_NONCONFORMING}", 1.5),
+        (r"\b(?:products?|goods|shipments?|batch(?:es)?|samples?|materials?|equipment|units|lots?|deliver(?:y|ies|ed))\b", 1),
+        (r"\b(?:receipt|delivery|arrival|discover\w*|shipment|made\s+available)\b", 0.5),
+        (r"\b(?:(?:dis)?approve|accept|confirm)\s+or\s+reject|\breject\w*\s+(?:any\s+|each\s+|the\s+|such\s+)?(?:purchase\s+)?orders?\b|\bpurchase\s+orders?\b|\b(?:promotional|advertising|marketing)\b", -2),
+        (r"\binspection\s+period\b", 3),
+        # the general representations and warranties of the parties, their survival and the
+        # cure period of their breach, are no warranty against defects
+        (r"\brepresentations?\s*(?:,\s*|\s+(?:and|or|and/or)\s+)(?:\w+\s+)?warrant(?:y|ies)\b", -2),
+        # promises for the life of the contract ("warrants ... during the Term", "warrants to pay")
+        (r"\b(?:during|throughout)\s+the\s+term\b|\bwarrants?\s+to\s+(?:pay|make|provide|keep|maintain|comply|perform|use)\b", -2),
+        (r"\b(?:after|following)\s+(?:the\s+)?(?:expiration\s+or\s+)?(?:termination|expiration|expiry)\b|\bforce\s+majeure\b|\binsurance\b", -2),
     ]),
 }

@@ -271,7 +271,7 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     "non_compete": ("compet", "solicit", "engage", "business"),
     "compete_restriction": ("compet", "engage"),
     "warranty": ("warrant", "defect", "specification", "as is", "as-is"),
-    "warranty_duration": ("warrant", "defect"),
+    "warranty_duration": ("warrant", "defect", "reject", "conform", "inspect", "discrepan", "accept", "meet", "comply", "damaged"),
     "liquidated_damages": ("liquidated", "credit", "penalt", "termination", "cancellation", "delay", "fee", "charge"),
     "liquidated_damages_clause": ("liquidated", "fee", "charge", "payment", "penalt", "delay"),
     "minimum_commitment": ("target", "quota", "benchmark", "minimum", "take", "shortfall", "guaranteed", "committed", "at least"),
@@ -282,7 +282,8 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     "uncapped_carveout": ("liab", "limitation", "exceed", "damages"),
     "most_favored_nation": ("favo", "lowest", "best", "similarly", "other"),
     "price_restrictions": ("price", "pricing", "fee", "rate", "charge", "adjust", "increase"),
-    "post_termination_services": ("terminat", "expir", "transition", "successor", "surviv", "beyond", "remaining", "existing"),
+    "post_termination_services": ("terminat", "expir", "transition", "successor", "surviv", "beyond", "remaining", "existing",
+                                  "sell-off", "sell off", "selloff", "wind down", "wind-down", "phase-out", "phase out"),
     "survival": ("surviv", "continu", "remain", "perpetuity", "indefinite", "after", "following"),
     "breach_notice": ("notif", "breach", "incident"),
 }
