@@ -21,7 +21,7 @@ _CONV = (r"\b(?:for\s+(?:its\s+|their\s+)?(?:own\s+)?convenience|for\s+any\s+(?:
          r"|with\s+or\s+without\s+cause|for\s+non-?cause|without\s+(?:any\s+)?reason|(?:at|in)\s+its\s+(?:sole\s+)?(?:and\s+absolute\s+)?discretion"
          r"|at\s+the\s+option\s+of\s+any\s+party)\b")
 # a committed quantity or sum (not a period): "$[*]", "10,000", "forty (40)", "five million dollars ($5,000,000)";
-# "thirty (30) days" and "5%" are excluded
+# "thirty (30) days" and "two (2) times" are excluded, and a bare "one" ("at least one of ...") is no quantity
 _NUM_WORD = r"(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)"
 _COMMITTED_AMOUNT = (r"(?:US)?\$?\s*(?:\[[^\]]{0,20}\]|\d[\d,.]*(?![\d,.])|(?:(?:[a-z]+teen|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
                      r"|hundred|thousand|million|billion|and|dollars?|us)[\s-]*){1,12}\(\s*(?:US)?\$?[\d,.]+\s*\)|" + _NUM_WORD + r"\b(?!-|\s*\())"
@@ -47,9 +47,8 @@ DETECTORS: dict[str, Detector] = {
         # (only where the wordings above are absent, so that exclusions do not outrank the cap itself)
         (r"^(?!.*\b(?:(?:shall|will)\s+(?:not|in\s+no\s+event)\s+(?:be\s+liable|have\s+any\s+liability)|(?:no|neither)\s+party\s+(?:shall|will)\s+(?:be\s+liable|have\s+any\s+liability)|in\s+no\s+event\s+(?:shall|will)\b))"
          r".*?\b(?:not|no|neither|none|nor|waives?|waiver|excluded?|disclaims?)\b.{0,250}?\b(?:be\s+(?:held\s+)?(?:liable|responsible)|have\s+(?:any\s+)?liabilit\w*|recover\w*|claims?|seek)\b.{0,250}?\b(?:(?<!direct\sor\s)indirect|incidental(?!\s+to\b)|consequential|special|punitive|exemplary)\b", 3),
-        # "Maximum liability is ...", "each party's aggregate obligation will not exceed ...", "the Liability Cap"
+        # "Maximum liability is ...", "each party's aggregate obligation will not exceed ..."
         (r"\b(?:aggregate|total|maximum|cumulative)\s+(?:liability|obligation)s?\b.{0,200}?\b(?:is|are|shall\s+be|will\s+be|shall\s+not|will\s+not)\b", 1.5),
-        (r"\bliability\s+cap\b|\bcap\s+on\s+(?:\w+\s+)?liability\b", 1.5),
         # a time bar on claims: "no action ... may be brought more than one (1) year after", "claims must be filed within nine (9) months"
         (r"\b(?:actions?|claims?|suits?|proceedings?)\b.{0,200}?\b(?:must|shall|may)\s+(?:only\s+)?(?:be\s+)?(?:commenced|brought|filed|instituted|asserted)\b"
          r".{0,80}?\b(?:within|more\s+than|after)\s+(?:a\s+period\s+of\s+)?(?:\w+\s+)?(?:\(\d+\)\s+)?(?:days?|months?|years?)\b", 3),
@@ -210,7 +209,7 @@ DETECTORS: dict[str, Detector] = {
         (r"\b(?:purchas(?:e|es|ed|ing)|order(?:s|ed|ing)?|buy(?:s|ing)?|spend(?:s|ing)?|spent|expend\w*|invest(?:s|ing)?|commit(?:s|ted|ting)?|funding|produc(?:e|es|ed|ing)|set\s+up)\b.{0,60}?" + _AT_LEAST
          + r"(?:(?:an\s+)?amount\s+(?:of|equal\s+to)\s+)?(?!\[)" + _COMMITTED_AMOUNT + r"(?!\s*(?:%|percent))", 3),
         (r"\bminimum\s+(?:annual\s+)?(?:royalt(?:y|ies)|guarantee)|\bguaranteed\s+(?:fee|payment|royalt(?:y|ies))", 3),
-        # look-alikes: minimum insurance, meeting frequency, a release from any minimum
+        # look-alikes: minimum insurance, how often a committee meets, service-level percentages
         (r"\binsur\w*|\bcoverage\b|\boccurrence\b|\bmeetings\b|\b(?:a|each|one|such|committee)\s+meeting\b|\bcommittee\b|\bavailability\b|\buptime\b|\bservice\s+levels?\b", -3),
     ], title=r"minimum|commitment|forecast"),
     "confidentiality": _d("confidentiality", [
