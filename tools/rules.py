@@ -208,6 +208,8 @@ DETECTORS: dict[str, Detector] = {
         # "commits to purchase a minimum of 100 Units", "shall expend not less than $5,000", "agrees to commit funding of at least ..."
         (r"\b(?:purchas(?:e|es|ed|ing)|order(?:s|ed|ing)?|buy(?:s|ing)?|spend(?:s|ing)?|spent|expend\w*|invest(?:s|ing)?|commit(?:s|ted|ting)?|funding|produc(?:e|es|ed|ing)|set\s+up)\b.{0,60}?" + _AT_LEAST
          + r"(?:(?:an\s+)?amount\s+(?:of|equal\s+to)\s+)?(?!\[)" + _COMMITTED_AMOUNT + r"(?!\s*(?:%|percent))", 3),
+        # quota attainment: "meeting the Quotas", "fees equal to or greater than the Quota Amount"
+        (r"\b(?:meet|achiev|satisf|attain|reach|greater\s+than|less\s+than)\w*\b.{0,40}?\bquotas?\b", 3),
         (r"\bminimum\s+(?:annual\s+)?(?:royalt(?:y|ies)|guarantee)|\bguaranteed\s+(?:fee|payment|royalt(?:y|ies))", 3),
         # look-alikes: minimum insurance, how often a committee meets, service-level percentages
         (r"\binsur\w*|\bcoverage\b|\boccurrence\b|\bmeetings\b|\b(?:a|each|one|such|committee)\s+meeting\b|\bcommittee\b|\bavailability\b|\buptime\b|\bservice\s+levels?\b", -3),

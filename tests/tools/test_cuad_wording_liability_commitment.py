@@ -73,6 +73,7 @@ def test_liability_cap_look_alikes_are_not_found(sentence):
     "Licensee shall pay the minimum annual royalties set out in Exhibit B.",
     "The Sponsor shall expend not less than $25,000 on local advertising.",
     "The Publisher will deliver a guaranteed minimum of 2,000,000 impressions per month.",
+    "If the Distributor fails to achieve its annual quota, the Supplier may terminate this Agreement.",
 ])
 def test_minimum_commitments_are_found(sentence):
     assert fires("minimum_commitment", sentence)
