@@ -56,15 +56,25 @@ FINER: dict[str, Detector] = {
         (r"\bterminat\w*\b", 1.5),
     ], threshold=3.5),
     "uncapped_carveout": _d("uncapped_carveout", [
-        (r"\b(?:except|excluding|other\s+than|shall\s+not\s+apply|(?:does|do)\s+not\s+apply|exclusions?|notwithstanding|save\s+for|without\s+limit)\b", 1),
-        (r"\b(?:exceed|limitations?\s+(?:of|on)\s+liability|these\s+limitations|limited\s+to|in\s+no\s+event|(?:shall|will)\s+not\s+be\s+liable|(?:neither|no)\s+party\s+(?:shall|will)\s+be\s+(?:liable|entitled\s+to\s+recover)|liability\s+(?:cap|limit))\b", 1.5),
-        (r"\b(?:indemnif\w*|gross(?:ly)?\s+negligen\w*|wil(?:l)?ful\s+misconduct|fraud\w*|breach\s+of\s+(?:its\s+)?confidential\w*|confidentiality\s+obligations|infring\w*|bodily\s+injury|death|personal\s+injury|obligations\s+under\s+(?:section|article|paragraph)|failure\s+to\s+pay)", 1),
+        (r"\b(?:except(?:ing)?|excluding|other\s+than|(?:shall|will)\s+not\s+apply|(?:does|do)\s+not\s+apply|exclusions?|notwithstanding|save\s+for|without\s+limit)\b", 1),
+        (r"\b(?:liab\w*\b.{0,250}?\bexceed|limitations?\s+(?:of|on)\s+liability|these\s+limitations|(?<!not\s)limited\s+to|in\s+no\s+event|under\s+no\s+circumstances?|(?:shall|will)\s+not\s+be\s+liable|(?:neither|no)\s+party\b.{0,60}?\b(?:shall|will)\b.{0,40}?\bbe\s+(?:liable|entitled\s+to\s+recover)|liability\s+(?:cap|limit))\b", 1.5),
+        (r"\b(?:indemnif(?!(?:ying|ied)\s+part)\w*|gross(?:ly)?\s+negligen\w*|wil(?:l)?ful\s+misconduct|fraud\w*|breach\s+of\s+(?:its\s+)?confidential\w*|confidentiality\s+obligations|infring\w*|bodily\s+injury|death|personal\s+injury|obligations\s+under\s+(?:section|article|paragraph)|failure\s+to\s+pay)", 1),
         (r"\bunlimited\b|\buncapped\b", 2),
         # "nothing in this Section shall limit or exclude any liability for ...", "will not limit the liability of"
         (r"\b(?:nothing\b.{0,80}?\b(?:shall|will|is\s+intended\s+to|operates?\s+to)|(?:shall|will|does|do)\s+not(?:\s+be\s+construed\s+to|\s+operate\s+to)?|neither\s+party)\s+(?:\w+\s+){0,2}?(?:limit|exclude|restrict)s?\b.{0,80}?\b(?:liabilit\w*|damages|indemnif\w*|remed\w*)", 2.5),
         (r"\bexcept\s+(?:for\s+|with\s+(?:regard|respect)\s+to\s+)?(?:any\s+|a\s+)?(?:liabilit\w*|claims?|damages|amounts?|obligations?|breach\w*)\s+(?:arising\s+)?(?:under|out\s+of|of|for|to|pursuant\s+to|in\s+connection\s+with)\b", 1),
         (r"\bwaives?\b.{0,60}?\b(?:limitations?|caps?)\b", 2),
         (r"\b(?:shall|will|agrees?\s+to)\s+(?:\w+\s+){0,2}(?:indemnify|defend)", -2),
+        # a carve-out by cross-reference: "EXCEPT UNDER SECTION 11, in no event ...", "except for breach of Article 7"
+        (r"^(?=.*\b(?:in\s+no\s+event|under\s+no\s+circumstances?|be\s+liable|limitations?\s+(?:of|on)\s+liability|liability\s+(?:cap|limit)|exceed))"
+         r".*\bexcept\w*\b.{0,120}?\b(?:sections?|articles?|clauses?|paragraphs?)\s+\(?[\d\[]", 1),
+        # claims-procedure boilerplate: "if the indemnifying party assumes the defense ... shall not be liable for ..."
+        (r"\b(?:assumes?|assumption\s+of)\s+(?:the\s+)?defen[cs]e\b|\bparticipate\s+therein\b|\blegal\s+(?:or\s+other\s+)?expenses\s+subsequently\b", -2.5),
+        # carve-outs only for death, injury, fraud or gross fault ("nothing limits liability for death",
+        # "not liable except for its gross negligence") set a standard of care, not an uncapped breach,
+        # unless the sentence also names a breach, an indemnity or a section
+        (r"^(?!.*\b(?:(?:sections?|articles?|clauses?)\s+\d|confidential|indemn|infring|breach|intellectual\s+property|third\s+part))"
+         r".*\b(?:death|personal\s+injury|gross(?:ly)?\s+negligen|wil(?:l)?ful\s+misconduct|bad\s+faith|misfeasance)", -2),
     ], require=r"liab|limitation|exceed|damages", threshold=3.5),
     "exclusivity_grant": _d("exclusivity_grant", [
         (r"\bexclusive\s+(?:\w+\s+)?(?:right|license|licence|distributor|supplier|provider|reseller|basis|agent|dealer|manufacturer|source|partner|territory|purchase|supply|dealing|appointment|distributorship|dealership|agency|in\s+the\s+territory)", 3),

@@ -28,6 +28,14 @@ _TRIGGER = r"\b(?<!including )(?<!even )(?:if|should|in\s+the\s+event|in\s+case|
 # a list item that grants the right: "(a) by Buyer for any reason upon ...", "(c) at any time upon 90 days' notice of
 # termination" (like every rule here, it scores only sentences holding a _KEYWORDS fragment such as "terminat")
 _ITEM = r"^\s*(?:\(?[a-z0-9]{1,4}\)|[a-z]\.|\d+(?:\.\d+)*\.?)\s+(?:by\s+(?:[\w/&.-]+\s+){1,4}?)?"
+# a committed quantity or sum (not a period): "$[*]", "10,000", "forty (40)", "five million dollars ($5,000,000)";
+# "thirty (30) days" and "two (2) times" are excluded, and a bare "one" ("at least one of ...") is no quantity
+_NUM_WORD = r"(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)"
+_COMMITTED_AMOUNT = (r"(?:US)?\$?\s*(?:\[[^\]]{0,20}\]|\d[\d,.]*(?![\d,.])|(?:(?:[a-z]+teen|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
+                     r"|hundred|thousand|million|billion|and|dollars?|us)[\s-]*){1,12}\(\s*(?:US)?\$?[\d,.]+\s*\)|" + _NUM_WORD + r"\b(?!-|\s*\())"
+                     r"(?!\s*(?:\(\s*\d+\s*\)\s*)?(?:%|percent|business\s+|calendar\s+)?(?:days?|weeks?|months?|years?|hours?|minutes?|times)\b)")
+_AT_LEAST = r"\b(?:minimum\s+of|not\s+less\s+than|no\s+less\s+than|at\s+least)\s+"
+_PER_PERIOD = r"(?:.{0,120}?\b(?:per|each|every|in\s+any|a)\s+(?:calendar\s+|contract\s+|fiscal\s+)?(?:year|month|quarter|week)\b|\b(?:annual|monthly|quarterly))"
 
 DETECTORS: dict[str, Detector] = {
     "liability_cap": _d("liability_cap", [
@@ -35,17 +43,28 @@ DETECTORS: dict[str, Detector] = {
         (r"\bliab\w*\b.{0,200}?\b(?:shall|will|may|does)\s+not\s+exceed", 3),
         (r"\bliab\w*\b.{0,200}?\bnot\s+to\s+exceed", 3),
         (r"\bin\s+no\s+event\b.{0,150}?\bliab\w*\b", 2.5),
-        (r"\bliab\w*\b.{0,200}?\b(?:limited|capped)\s+(?:to|at|in\s+amount)\b", 3),
+        (r"\bliab\w*\b.{0,200}?(?<!not\s)\b(?:limited|capped)\s+(?:to|at|in\s+amount)\b", 3),
         (r"\b(?:(?:shall|will)\s+(?:not|in\s+no\s+event)\s+(?:be\s+liable|have\s+any\s+liability)|(?:no|neither)\s+party\s+(?:shall|will)\s+(?:be\s+liable|have\s+any\s+liability))\b.{0,250}?\b(?:indirect|incidental|consequential|special|punitive|exemplary|lost\s+profits?|loss\s+of\s+(?:prospective\s+)?profits?|compensation)", 3),
         (r"\bliab\w*\b.{0,200}?\b(?:is|are|shall\s+be)\s+(?:hereby\s+)?excluded\b", 3),
         (r"\bexclud\w*\b.{0,40}?\b(?:consequential|indirect|incidental|punitive)\b.{0,40}?\bdamages\b", 3),
         (r"\bwaives?\b.{0,60}?\bright\s+to\s+(?:recover|seek|claim)\b", 3),
         (r"\bin\s+no\s+event\s+(?:shall|will)\s+(?:\w+'?s?\s+){0,4}?(?:be\s+liable|have\s+any\s+liability)\b.{0,250}?\b(?:indirect|incidental|consequential|special|punitive|exemplary|lost\s+profits?)", 3),
         (r"\bin\s+no\s+event\s+(?:shall|will)\b.{0,200}?\bliab\w*\b.{0,200}?\bexceed", 3),
+        # any exclusion of indirect loss: "under no circumstances will either party be liable ... for consequential
+        # damages", "each party waives any claim for punitive damages", "neither party shall be responsible for indirect loss"
+        # (only where the wordings above are absent, so that exclusions do not outrank the cap itself)
+        (r"^(?!.*\b(?:(?:shall|will)\s+(?:not|in\s+no\s+event)\s+(?:be\s+liable|have\s+any\s+liability)|(?:no|neither)\s+party\s+(?:shall|will)\s+(?:be\s+liable|have\s+any\s+liability)|in\s+no\s+event\s+(?:shall|will)\b))"
+         r".*?\b(?:not|no|neither|none|nor|waives?|waiver|excluded?|disclaims?)\b.{0,250}?\b(?:be\s+(?:held\s+)?(?:liable|responsible)|have\s+(?:any\s+)?liabilit\w*|recover\w*|claims?|seek)\b.{0,250}?\b(?:(?<!direct\sor\s)indirect|incidental(?!\s+to\b)|consequential|special|punitive|exemplary)\b", 3),
+        # "Maximum liability is ...", "each party's aggregate obligation will not exceed ..."
+        (r"\b(?:aggregate|total|maximum|cumulative)\s+(?:liability|obligation)s?\b.{0,200}?\b(?:is|are|shall\s+be|will\s+be|shall\s+not|will\s+not)\b", 1.5),
+        # a time bar on claims: "no action ... may be brought more than one (1) year after", "claims must be filed within nine (9) months"
+        (r"\b(?:actions?|claims?|suits?|proceedings?)\b.{0,200}?\b(?:must|shall|may)\s+(?:only\s+)?(?:be\s+)?(?:commenced|brought|filed|instituted|asserted)\b"
+         r".{0,80}?\b(?:within|more\s+than|after)\s+(?:a\s+period\s+of\s+)?(?:\w+\s+)?(?:\(\d+\)\s+)?(?:days?|months?|years?)\b", 3),
         (r"\bcumulative\s+maximum\b|\bentire\s+(?:liability|obligation)\b", 3),
         (r"\bneither\s+party\s+shall\s+be\s+liable\b", 1),
         (r"\blimitation\s+of\s+liability\b", 1.5),
-        (r"\bsole\s+(?:and\s+exclusive\s+)?(?:remedy|liability|obligation|responsibility)\b", 3),
+        # "sole remedy", "sole obligation and liability" (not "the sole responsibility of", which assigns a task)
+        (r"\bsole\s+(?:and\s+exclusive\s+)?(?:remedy|remedies|liability|obligations?)\b", 3),
         (r"\bexclusive\s+remedy\b", 1),
     ], title=r"limitation|liabilit"),
     "uncapped_liability": _d("uncapped_liability", [
@@ -235,6 +254,18 @@ DETECTORS: dict[str, Detector] = {
         (r"\bnon-?binding\b", -1),
         # "no guarantee that any minimum ...", "nothing ... obligates a Party to purchase any minimum"
         (r"\bno\s+guarantee\b|\bnothing\b.{0,80}?\bobligat\w*\b", -3),
+        # an amount per period: "not less than forty (40) episodes per year", "at least $[*] in each calendar quarter"
+        (_AT_LEAST + _COMMITTED_AMOUNT + _PER_PERIOD, 3),
+        # "guarantees to purchase a minimum of 10,000 units", "a minimum of 13,000,000 impressions"
+        (r"\bminimum\s+of\s+(?!\[)" + _COMMITTED_AMOUNT + r"(?!\s*(?:%|percent))", 2),
+        # "commits to purchase a minimum of 100 Units", "shall expend not less than $5,000", "agrees to commit funding of at least ..."
+        (r"\b(?:purchas(?:e|es|ed|ing)|order(?:s|ed|ing)?|buy(?:s|ing)?|spend(?:s|ing)?|spent|expend\w*|invest(?:s|ing)?|commit(?:s|ted|ting)?|funding|produc(?:e|es|ed|ing)|set\s+up)\b.{0,60}?" + _AT_LEAST
+         + r"(?:(?:an\s+)?amount\s+(?:of|equal\s+to)\s+)?(?!\[)" + _COMMITTED_AMOUNT + r"(?!\s*(?:%|percent))", 3),
+        # quota attainment: "meeting the Quotas", "fees equal to or greater than the Quota Amount"
+        (r"\b(?:meet|achiev|satisf|attain|reach|greater\s+than|less\s+than)\w*\b.{0,40}?\bquotas?\b", 3),
+        (r"\bminimum\s+(?:annual\s+)?(?:royalt(?:y|ies)|guarantee)|\bguaranteed\s+(?:fee|payment|royalt(?:y|ies))", 3),
+        # look-alikes: minimum insurance, how often a committee meets, service-level percentages
+        (r"\binsur\w*|\bcoverage\b|\boccurrence\b|\bmeetings\b|\b(?:a|each|one|such|committee)\s+meeting\b|\bcommittee\b|\bavailability\b|\buptime\b|\bservice\s+levels?\b", -3),
     ], title=r"minimum|commitment|forecast"),
     "confidentiality": _d("confidentiality", [
         (r"\bconfidential\s+information\b|\bproprietary\s+information\b", 2),
@@ -256,7 +287,7 @@ DETECTORS: dict[str, Detector] = {
 
 _EXCLUSIVITY_WORDS = ("exclusiv", "sole ", "only ", "requirements", "other", "additional", "third", "alternative")
 _KEYWORDS: dict[str, tuple[str, ...]] = {
-    "liability_cap": ("liab", "exceed", "remed", "damage", "recover", "maximum", "obligation", "responsib"),
+    "liability_cap": ("liab", "exceed", "remed", "damage", "recover", "maximum", "obligation", "responsib", "claim", "waive", "action", "suit", "proceeding"),
     "uncapped_liability": ("indemn", "harmless", "defend", "unlimited", "without limit"),
     "termination_convenience": ("terminat", "terminab", "cancel", "convenience", "without cause", "for any reason", "cease", "discontinu"),
     "auto_renewal": ("renew", "extend", "extension", "evergreen", "tacit", "prolong", "until", "automatic", "year to year", "year-to-year"),
@@ -274,7 +305,7 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     "warranty_duration": ("warrant", "defect", "reject", "conform", "inspect", "discrepan", "accept", "meet", "comply", "damaged"),
     "liquidated_damages": ("liquidated", "credit", "penalt", "termination", "cancellation", "delay", "fee", "charge"),
     "liquidated_damages_clause": ("liquidated", "fee", "charge", "payment", "penalt", "delay"),
-    "minimum_commitment": ("target", "quota", "benchmark", "minimum", "take", "shortfall", "guaranteed", "committed", "at least"),
+    "minimum_commitment": ("target", "quota", "benchmark", "minimum", "take", "shortfall", "guaranteed", "committed", "at least", "less than"),
     "confidentiality": ("confiden", "proprietary", "disclos", "divulg", "reveal"),
     "data_protection": ("personal", "privacy", "data", "breach", "security", "gdpr", "hipaa", "health", "incident"),
     "renewal_notice": ("renew", "extend", "extension", "until terminated"),
