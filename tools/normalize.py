@@ -41,6 +41,12 @@ _INLINE_HEADING = re.compile(
 # "2.0 Payment 2.1 Client will pay": the first clause of a "N.0 Title" article, run into its title
 _ZERO_HEADING = re.compile(r"(\b\d{1,2}\.0 [A-Z][A-Za-z]+(?: [A-Za-z]+){0,4}?) (?=\d{1,2}\.1\.? [A-Z])")
 _TERMINAL = tuple('.:;!?)]"\'”’')
+# A line ending in a word no sentence ends with ("... a new agreement with", "... the provisions of")
+# is unfinished even when a page break and a capitalised word follow.
+_OPEN_END = re.compile(
+    r"\b(?:with|of|the|and|or|to|in|by|for|a|an|that|which|between|from|under|upon|on|at|as|than|its|their|such"
+    r"|any|all|shall|will|may|is|are|be)$"
+)
 
 # A line that opens a new block even without a blank line before it: a numbered heading,
 # a list item such as "(a)" or "(iv)", "Section 4", "ARTICLE II", a bullet.
@@ -52,6 +58,14 @@ _BLOCK_START = re.compile(
     r"|\d{1,3}(?:\.\d{1,3})*\.?\s"
     r"|[•\-*·]\s"
     r")"
+)
+
+
+# "Section 8.3, Reseller shall ..." or "Section 4 of the Master Agreement": a cross-reference that
+# starts a line because the sentence wrapped there, not a heading
+_REFERENCE_START = re.compile(
+    r"^(?:Section|Article|Schedule|Exhibit|Annex|Paragraph|Clause)s?\s+[\dIVXLC]+(?:\.\d+)*(?:\([a-z0-9]+\))*"
+    r"(?:,|;|\s+(?:of|and|or|to|hereof|above|below|herein)\b|\s+[a-z])"
 )
 
 
@@ -77,14 +91,18 @@ def _is_page_number(line: str) -> bool:
 def _should_join(previous: str, following: str, *, blank_between: bool, same_line: bool = False) -> bool:
     """Whether `following` continues the sentence that `previous` left open (`same_line`: both
     are pieces of one flattened layout line)."""
-    if not previous or not following or _BLOCK_START.match(following):
+    if not previous or not following:
         return False
+    if _BLOCK_START.match(following):
+        # a wrapped cross-reference continues a sentence left open by a word like "of"
+        return bool(_REFERENCE_START.match(following) and _OPEN_END.search(previous) and len(previous) >= 40)
     open_sentence = not previous.endswith(_TERMINAL)
     starts_lower = following[0].islower()
     if blank_between:
         # Across a blank line (usually a page break) only an obviously unfinished
         # sentence continues: no closing punctuation and a lower-case continuation.
-        return open_sentence and starts_lower
+        return open_sentence and (starts_lower or (
+            len(previous) >= 40 and not previous.isupper() and bool(_OPEN_END.search(previous))))
     if starts_lower:
         return True
     if not open_sentence:

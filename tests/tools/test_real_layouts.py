@@ -79,3 +79,22 @@ def test_page_numbers_with_a_trailing_period_are_dropped():
     raw = "1. TERM\n\nThe term is one year and renews\n\n2.\n\nautomatically each year.\n"
     text = normalise_text(raw)
     assert "The term is one year and renews automatically each year." in text
+
+
+def test_a_page_break_inside_a_sentence_left_open_by_a_function_word_is_joined():
+    raw = ("(a) If the Buyer terminates this Agreement under Section 8.2, or the Seller elects not to enter into a new agreement with\n"
+           "\n\n   - 7 -\n\n\n"
+           "Buyer pursuant to Section 8.1, all open orders shall be transferred to the Buyer.\n"
+           "(b) If the Seller terminates this Agreement in accordance with the provisions of\n\n\n"
+           "Section 8.3, the Seller shall retain all customer agreements.\n"
+           "Section 9. Governing Law\n")
+    lines = normalise_text(raw).splitlines()
+    assert lines[0].endswith("all open orders shall be transferred to the Buyer.")
+    assert lines[1] == ("(b) If the Seller terminates this Agreement in accordance with the provisions of Section 8.3, "
+                        "the Seller shall retain all customer agreements.")
+    assert lines[2] == "Section 9. Governing Law"  # a real heading still starts its own line
+
+
+def test_a_finished_line_or_a_short_heading_is_not_joined_across_a_page_break():
+    text = normalise_text("The Seller shall deliver the goods.\n\n\nBuyer Obligations\n\nDEFINITIONS OF\n\nTerms used here.\n")
+    assert text.splitlines() == ["The Seller shall deliver the goods.", "Buyer Obligations", "DEFINITIONS OF", "Terms used here."]
