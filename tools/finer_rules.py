@@ -21,6 +21,9 @@ NOT_COMPETE: list[tuple[str, float]] = [
      r"\b(?:(?:any|direct|its|their|\w+'s)\s+(?:\w+\s+)?competitors?\b|competitors?\s+of\b|competitive\s+to\b|(?:which|that)\s+(?:are|is)\s+(?:directly\s+)?competitive"
      # (the wordings the first pattern already scores are left out, so they do not count twice)
      r"|(?:competing\s+(?!(?:with|products?|business|services)\b)|competitive\s+)(?:[\w-]+\s+){0,3}?(?:products?|services?|business\w*|goods|compan\w+|entit\w+|brands?|lines?|technolog\w+|programs?|retailers?))", 3),
+    # "shall not enter into an agreement with any other party to provide services similar to those provided herein"
+    (r"\b(?:not|no|nor|neither)\b(?!\s+limited\b).{0,120}?\b(?:provid|sell|offer|market|distribut|manufactur|develop|perform|promot|licens)\w*\b.{0,80}?"
+     r"\b(?:products?|services?|goods|business)\s+(?:that\s+(?:are|is)\s+|which\s+(?:are|is)\s+)?(?:the\s+same\s+as\s+or\s+)?(?:substantially\s+)?(?:similar|identical|equivalent)\s+to\b", 3),
     # freedoms and disclaimers that merely mention competition
     (r"\b(?:shall|will|does|do)\s+not\s+(?:prevent|restrict|preclude|prohibit|limit)\b|\bfree\s+(?:and\s+without\s+restriction\s+)?to\b|\bnot\s+(?:contain|subject\s+to)\s+(?:a|any)\s+covenant", -6),
 ]
@@ -30,7 +33,9 @@ NOT_COMPETE: list[tuple[str, float]] = [
 # obligation, to prosecute", "exclusive rights in and to the Marks", "the exclusive right to determine"
 EXCLUSIVE_OWNERSHIP = (r"\bexclusive\s+(?:rights?\s+of\s+)?(?:ownership|owner|property|title)\b|\bexclusive\s+rights?\s*,?\s*(?:title|in\s+and\s+to)\b"
                         r"|\bexclusive\s+rights?,?\s+(?:but\s+not\s+the\s+obligation,?\s+)?to\s+(?:\w+\s+){0,2}?(?:prosecut|defend|enforce|file|prepar|apply|register|seek|protect|institute|bring|settle|control\s+the\s+(?:prosecution|defen)"
-                        r"|determine|decide|select|approve|designate|remove|replace|change)")
+                        r"|determine|decide|select|approve|designate|remove|replace|change)"
+                        r"|\bowns?\s+(?:the\s+)?(?:sole\s+and\s+)?exclusive\b|\bexclusive\s+rights?\s+(?:and\s+interests?\s+)?(?:of|in)\s+(?:the\s+|all\s+)?(?:\w+\s+){0,2}?"
+                        r"(?:intellectual|rights|ownership|title|patents?|trademarks?|marks|copyrights?)\b")
 # "exclusive <up to four naming words> partner": the role a party is given alone
 NAMING_WORDS = r"(?:(?!(?:of|the|to|for|in|and|or|with|by|remedy|remedies|jurisdiction|benefit|property|ownership)\b)[\w/()&-]+\s+)"
 _NOT_NON = r"(?<!non)(?<!non-)(?<!non )(?<!non- )"  # "non-exclusive" is scored apart
@@ -57,6 +62,11 @@ FINER: dict[str, Detector] = {
         # "in the event of the merger or consolidation of Company ..., X may terminate", "shall
         # terminate ... if Licensee is acquired by a third party", "a significant change in the ownership"
         (rf"\bterminat\w*\b.{{0,150}}?{_COC_EVENT}|{_COC_EVENT}.{{0,150}}?\bterminat", 2),
+        # "any merger ... involving Licensee will be deemed to be a transfer", "a 'transfer' shall be
+        # deemed to include a merger ... or an acquisition of the power to control"
+        (r"\b(?:merger|consolidation|reorgani[sz]ation|change\s+(?:of|in)\s+(?:the\s+)?control|(?:sale|transfer)\s+of\s+(?:a\s+)?(?:majority|controlling|\w+\s+percent|stock|shares|voting))\b"
+         r".{0,200}?\b(?:deemed|considered|constitute|treated\s+as)\s+(?:to\s+be\s+)?(?:an?\s+)?(?:assignment|transfer)"
+         r"|\b(?:assignment|transfer)\W{0,3}\s+(?:\w+\s+){0,6}?(?:deemed|considered)\s+to\s+include\b.{0,200}?\b(?:merger|consolidation|control|acqui\w+)", 3.5),
     ], threshold=3.5),
     "uncapped_carveout": _d("uncapped_carveout", [
         (r"\b(?:except|excluding|other\s+than|shall\s+not\s+apply|(?:does|do)\s+not\s+apply|exclusions?|notwithstanding|save\s+for|without\s+limit)\b", 1),
@@ -92,7 +102,7 @@ FINER: dict[str, Detector] = {
         (EXCLUSIVE_OWNERSHIP, -3),
         # "does not and will not have exclusive rights", "has no right to any exclusive territory"
         (r"\b(?:not|no)\s+(?:\w+\s+){0,4}?(?:have|obtain|acquire|create|right\s+to)\s+(?:any\s+|an\s+)?exclusiv", -3),
-        (r"\bintellectual\s+property|\bmeans\b", -1.5),
+        (r"\bmeans\b", -1.5),
         (r"\bexclusive\s+remedy\b|\bsole\s+(?:and\s+exclusive\s+)?remedy\b", -3),
     ], title=r"exclusiv"),
     "compete_restriction": _d("compete_restriction", [

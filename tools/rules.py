@@ -219,7 +219,7 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     "audit_rights": ("audit", "inspect", "examin", "verif", "records", "books", "access", "available"),
     "exclusivity": _EXCLUSIVITY_WORDS + ("free", "may", "entitled"),
     "exclusivity_grant": _EXCLUSIVITY_WORDS + ("similar", "anyone"),
-    "non_compete": ("compet", "solicit", "engage", "business"),
+    "non_compete": ("compet", "solicit", "engage", "business", "trade", "similar"),
     "compete_restriction": ("compet", "engage", "business", "trade", "similar"),
     "warranty": ("warrant", "defect", "specification", "as is", "as-is"),
     "warranty_duration": ("warrant", "defect"),

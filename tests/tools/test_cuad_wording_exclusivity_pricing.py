@@ -23,6 +23,7 @@ def fires(detector_id: str, sentence: str) -> bool:
     ("exclusivity_grant", "Owner grants Operator a perpetual, irrevocable, exclusive and sublicensable right to operate the Marks."),
     ("exclusivity_grant", "The Athlete agrees not to grant the right to use his likeness to anyone other than the Sponsor."),
     ("exclusivity_grant", "The Station shall not enter into the same or substantially similar arrangements with any other network."),
+    ("exclusivity_grant", "The Distributor shall have an exclusive license under the patents and other intellectual property to sell the Product."),
     ("exclusivity", "During the Term, Acme shall be the exclusive online travel booking provider on the Portal."),
     # non-compete
     ("compete_restriction", "The Publisher shall not run banner advertisements on the Site for any of the Retailer's competitors."),
@@ -30,12 +31,18 @@ def fires(detector_id: str, sentence: str) -> bool:
     ("compete_restriction", "The Consultant will not endorse any other product which is directly competitive to the Company's products."),
     ("compete_restriction", "You shall not, without the prior written consent of the Company, either alone or jointly, directly or "
                             "indirectly, carry on or be engaged in any other trade or business."),
+    ("compete_restriction", "After such termination the defaulting party shall not enter into an agreement with any other party "
+                            "to provide services similar to those provided herein for twelve (12) months."),
     ("non_compete", "The Publisher shall not run banner advertisements on the Site for any of the Retailer's competitors."),
     # change of control
     ("change_of_control", "In the event of the merger or consolidation of the Company with any other entity, the Artist shall "
                           "have the right to terminate this Agreement by written notice."),
     ("change_of_control", "This Agreement shall terminate within thirty (30) days after the Licensee is acquired by a third party."),
     ("change_of_control", "This Agreement shall terminate in the event of a significant change in the management or ownership of the Reseller."),
+    ("change_of_control", "Any merger, consolidation or reorganization involving the Licensee will be deemed to be a transfer "
+                          "requiring the Licensor's consent."),
+    ("change_of_control", "A \"transfer\" shall be deemed to include a merger of a party with another entity or an acquisition "
+                          "of the power to control its management."),
     # most favoured nation
     ("most_favored_nation", "The terms offered to the Reseller shall be no less favourable than the terms in effect with any other reseller."),
     ("most_favored_nation", "The Client will not be charged a higher fee than the Vendor makes available to its other clients."),
@@ -55,6 +62,7 @@ def test_general_wording_is_found(detector_id, sentence):
     ("exclusivity_grant", "The Licensee acknowledges the Licensor's exclusive right, title and interest in and to the Marks."),
     ("exclusivity_grant", "The Licensor shall have the exclusive right, but not the obligation, to prosecute any infringement of the Marks."),
     ("exclusivity_grant", "Each party shall have the exclusive right to remove and replace its own representatives on the committee."),
+    ("exclusivity_grant", "The Developer owns the sole and exclusive right of the intellectual property in all improvements."),
     ("exclusivity", "All trademarks used by the Distributor shall remain the sole and exclusive property of the Manufacturer."),
     # non-exclusive grants, disclaimed exclusivity
     ("exclusivity_grant", "The Supplier grants the Reseller a non- exclusive, worldwide, royalty-free license to use the Software."),
