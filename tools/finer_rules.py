@@ -83,8 +83,9 @@ FINER: dict[str, Detector] = {
         (r"\bexclusive\s+(?:\w+\s+)?(?:right|license|licence|distributor|supplier|provider|reseller|basis|agent|dealer|manufacturer|source|partner|territory|purchase|supply|dealing|appointment|distributorship|dealership|agency|in\s+the\s+territory)", 3),
         # "the exclusive integrated online insurance provider", "its exclusive and sole partner"
         (rf"{_NOT_NON}\bexclusive\s+(?:and\s+sole\s+)?{NAMING_WORDS}{{1,4}}{EXCLUSIVE_ROLE}", 3),
-        # "an exclusive, worldwide, royalty-free license", "a perpetual, irrevocable, exclusive and sublicensable right"
-        (rf"{_NOT_NON}\bexclusive\s*(?:,|\band\b)\s*(?:[\w-]+\s*,?\s*(?:and\s+)?){{0,6}}?(?:licen[cs]e|right|distribution)", 4.5),
+        # "an exclusive, worldwide, royalty-free license", "a perpetual, irrevocable, exclusive and sublicensable
+        # right", "an exclusive (save for rights reserved to Licensor), non-transferable license"
+        (rf"{_NOT_NON}\bexclusive\s*(?:\([^)]{{0,120}}\)\s*)?(?:,|\band\b)\s*(?:(?:[\w-]+|\([^)]{{0,80}}\))\s*,?\s*(?:and\s+)?){{0,8}}?(?:licen[cs]e|right|distribution)", 4.5),
         (r"\b(?:sole|only)\s+(?:and\s+exclusive\s+)?(?:supplier|source|provider|distributor|reseller|vendor|manufacturer|agent|dealer)", 3),
         (r"\b(?:purchase|buy|order|source|obtain|sell|distribute|supply|market)\w*\b.{0,200}?\bexclusively\s+(?:from|through|to|with)\b", 3),
         (r"\b(?:purchase|buy|order|source|obtain)\w*\s+(?:all\s+of\s+)?(?:its|their)\s+(?:entire|total|full)\s+requirements\b", 3),
@@ -95,6 +96,8 @@ FINER: dict[str, Detector] = {
         # further licenses to third parties"
         (r"\b(?:(?:will|shall|agrees?\s+)\s*not|nor\s+will\s+\w+|not\s+be)\s+(?:\w+\s+){0,3}?grant(?:ed)?\b.{0,120}?"
          r"\b(?:anyone\s+(?:other|else)|any\s+other\s+(?:part(?:y|ies)|person|entit(?:y|ies)|compan(?:y|ies))|licen[cs]es?\s+to\s+(?:any\s+)?third\s+part)", 3),
+        # "will not enter into any other endorsement agreement", "... any other joint venture agreement"
+        (r"\bnot\s+(?:\w+\s+){0,3}?enter\s+into\s+any\s+other\s+(?:[\w/-]+\s+){1,3}?(?:agreements?|arrangements?|relationships?|contracts?)\b", 3),
         # "shall not enter into the same or substantially similar commitments with any other company"
         (r"\bnot\b.{0,60}?\b(?:enter\s+into|establish|engage\s+in)\b.{0,80}?\b(?:same\s+or\s+(?:substantially\s+)?similar|identical\s+(?:with|to)\s+or\s+similar)\b", 3),
         (r"\bnon[\s-]*exclusiv\w*", -3),

@@ -21,6 +21,9 @@ def fires(detector_id: str, sentence: str) -> bool:
     ("exclusivity_grant", "The Company appoints the Agent as its exclusive financial advisor for the Offering."),
     ("exclusivity_grant", "Licensor hereby grants Licensee an exclusive, worldwide, royalty-free license to use the Software."),
     ("exclusivity_grant", "Owner grants Operator a perpetual, irrevocable, exclusive and sublicensable right to operate the Marks."),
+    ("exclusivity_grant", "Licensor grants Licensee an exclusive (save for the rights reserved to Licensor), non-transferable "
+                          "(except as provided in Section 9) and non-sublicensable license to distribute the Content."),
+    ("exclusivity_grant", "During the Term the Athlete will not enter into any other endorsement agreement for sports drinks."),
     ("exclusivity_grant", "The Athlete agrees not to grant the right to use his likeness to anyone other than the Sponsor."),
     ("exclusivity_grant", "The Station shall not enter into the same or substantially similar arrangements with any other network."),
     ("exclusivity_grant", "The Distributor shall have an exclusive license under the patents and other intellectual property to sell the Product."),
@@ -68,6 +71,7 @@ def test_general_wording_is_found(detector_id, sentence):
     ("exclusivity_grant", "The Supplier grants the Reseller a non- exclusive, worldwide, royalty-free license to use the Software."),
     ("exclusivity_grant", "The Company appoints the Dealer as its non-exclusive authorized dealer for the Products."),
     ("exclusivity_grant", "The Sponsor acknowledges that it does not and will not have exclusive rights at the Event."),
+    ("exclusivity_grant", "The parties will not enter into any other agreement with respect to the Bank Accounts."),
     # freedoms, representations and definitions that merely mention competition
     ("compete_restriction", "Nothing in this Agreement shall preclude the Licensor from licensing the Mark to other entities, "
                             "whether or not such entity competes with the Licensee."),
