@@ -38,7 +38,7 @@ EXCLUSIVE_OWNERSHIP = (r"\bexclusive\s+(?:rights?\s+of\s+)?(?:ownership|owner|pr
                         r"(?:intellectual|rights|ownership|title|patents?|trademarks?|marks|copyrights?)\b")
 # "exclusive <up to four naming words> partner": the role a party is given alone
 NAMING_WORDS = r"(?:(?!(?:of|the|to|for|in|and|or|with|by|remedy|remedies|jurisdiction|benefit|property|ownership)\b)[\w/()&-]+\s+)"
-_NOT_NON = r"(?<!non)(?<!non-)(?<!non )(?<!non- )"  # "non-exclusive" is scored apart
+_EXCLUSIVE = r"\bexclusive(?<!non-exclusive)(?<!non exclusive)(?<!non- exclusive)"  # "non-exclusive" is scored apart
 EXCLUSIVE_ROLE = r"(?:sponsor|partner|provider|supplier|advisor|agent|distributor|reseller|vendor|dealer|source|licensee|manufacturer|representative)s?\b"
 
 # a change in who owns or controls a party: merger, takeover, sale of its shares or business
@@ -82,10 +82,10 @@ FINER: dict[str, Detector] = {
     "exclusivity_grant": _d("exclusivity_grant", [
         (r"\bexclusive\s+(?:\w+\s+)?(?:right|license|licence|distributor|supplier|provider|reseller|basis|agent|dealer|manufacturer|source|partner|territory|purchase|supply|dealing|appointment|distributorship|dealership|agency|in\s+the\s+territory)", 3),
         # "the exclusive integrated online insurance provider", "its exclusive and sole partner"
-        (rf"{_NOT_NON}\bexclusive\s+(?:and\s+sole\s+)?{NAMING_WORDS}{{1,4}}{EXCLUSIVE_ROLE}", 3),
+        (rf"{_EXCLUSIVE}\s+(?:and\s+sole\s+)?{NAMING_WORDS}{{1,4}}{EXCLUSIVE_ROLE}", 3),
         # "an exclusive, worldwide, royalty-free license", "a perpetual, irrevocable, exclusive and sublicensable
         # right", "an exclusive (save for rights reserved to Licensor), non-transferable license"
-        (rf"{_NOT_NON}\bexclusive\s*(?:\([^)]{{0,120}}\)\s*)?(?:,|\band\b)\s*(?:(?:[\w-]+|\([^)]{{0,80}}\))\s*,?\s*(?:and\s+)?){{0,8}}?(?:licen[cs]e|right|distribution)", 4.5),
+        (rf"{_EXCLUSIVE}\s*(?:\([^)]{{0,120}}\)\s*)?(?:,|\band\b)\s*(?:(?:[\w-]+|\([^)]{{0,80}}\))(?:\s*,\s*|\s+and\s+|\s+)){{0,10}}?(?:licen[cs]e|right|distribution)", 4.5),
         (r"\b(?:sole|only)\s+(?:and\s+exclusive\s+)?(?:supplier|source|provider|distributor|reseller|vendor|manufacturer|agent|dealer)", 3),
         (r"\b(?:purchase|buy|order|source|obtain|sell|distribute|supply|market)\w*\b.{0,200}?\bexclusively\s+(?:from|through|to|with)\b", 3),
         (r"\b(?:purchase|buy|order|source|obtain)\w*\s+(?:all\s+of\s+)?(?:its|their)\s+(?:entire|total|full)\s+requirements\b", 3),

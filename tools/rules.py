@@ -145,7 +145,7 @@ DETECTORS: dict[str, Detector] = {
         (r"\b(?:free|may|entitled)\s+(?:\w+\s+){0,6}?(?:purchase|buy|source|obtain|procure)\b.{0,120}?\bfrom\s+(?:any\s+)?(?:other|third|alternative)", 3),
         # "the exclusive online insurance provider", "an exclusive, worldwide, royalty-free license"
         (rf"\bexclusive\s+(?:and\s+sole\s+)?{NAMING_WORDS}{{1,4}}{EXCLUSIVE_ROLE}", 3),
-        (r"\bexclusive\s*(?:,|\band\b)\s*(?:[\w-]+\s*,?\s*(?:and\s+)?){0,6}?(?:licen[cs]e|right|distribution)", 3),
+        (r"\bexclusive\s*(?:,|\band\b)\s*(?:[\w-]+(?:\s*,\s*|\s+and\s+|\s+)){0,6}?(?:licen[cs]e|right|distribution)", 3),
         (EXCLUSIVE_OWNERSHIP, -3),
         (r"\bintellectual\s+property|\bmeans\b", -1.5),
         (r"\bexclusive\s+remedy\b|\bsole\s+(?:and\s+exclusive\s+)?remedy\b", -3),
@@ -232,7 +232,7 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     "change_of_control": ("control", "ownership", "merge", "acqui", "consolidat", "reorgani", "amalgamation", "substantially all", "majority", "fifty", "50"),
     "uncapped_carveout": ("liab", "limitation", "exceed", "damages"),
     "most_favored_nation": ("favo", "lowest", "best", "similarly", "other", "higher", "greater"),
-    "price_restrictions": ("price", "pricing", "fee", "rate", "charge", "adjust", "increase", "mark"),
+    "price_restrictions": ("price", "pricing", "fee", "rate", "charge", "adjust", "increase", "markup", "mark-up"),
     "post_termination_services": ("terminat", "expir", "transition", "successor", "surviv", "beyond", "remaining", "existing"),
     "survival": ("surviv", "continu", "remain", "perpetuity", "indefinite", "after", "following"),
     "breach_notice": ("notif", "breach", "incident"),
