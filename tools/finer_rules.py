@@ -24,7 +24,8 @@ NOT_COMPETE: list[tuple[str, float]] = [
     # "shall not enter into an agreement with any other party to provide services similar to those provided herein"
     (r"\b(?:not|no|nor|neither)\b(?!\s+limited\b).{0,120}?\b(?:provid|sell|offer|market|distribut|manufactur|develop|perform|promot|licens)\w*\b.{0,80}?"
      r"\b(?:products?|services?|goods|business)\s+(?:that\s+(?:are|is)\s+|which\s+(?:are|is)\s+)?(?:the\s+same\s+as\s+or\s+)?(?:substantially\s+)?(?:similar|identical|equivalent)\s+to\b", 3),
-    # freedoms and disclaimers that merely mention competition
+    # freedoms and disclaimers that merely mention competition ("shall not prevent either party from
+    # selling competing products"), weighted to outweigh two of the wordings above in one sentence
     (r"\b(?:shall|will|does|do)\s+not\s+(?:prevent|restrict|preclude|prohibit|limit)\b|\bfree\s+(?:and\s+without\s+restriction\s+)?to\b|\bnot\s+(?:contain|subject\s+to)\s+(?:a|any)\s+covenant", -6),
 ]
 
