@@ -26,13 +26,42 @@ _SURVIVES = r"\b(?:surviv\w*|continue\s+(?:to\s+(?:be\s+enforceable|be\s+binding
 
 # shared with the playbook's non_compete detector
 NOT_COMPETE: list[tuple[str, float]] = [
-    (r"\b(?:not|no|nor|refrain\s+from)\b.{0,300}?\b(?:compete\b|competes\b|competing\s+(?:with|products?|business|services)|competitive\s+with|which\s+(?:directly\s+|indirectly\s+)?compete|in\s+competition\s+with)", 3),
-    (r"\bnon-?compet\w*", 3),
+    (r"(?<!whether\sor\s)\b(?:not|no|nor|refrain\s+from)\b.{0,300}?\b(?:compete\b|competes\b|competing\s+(?:with|products?|business|services)|competitive\s+with|which\s+(?:directly\s+|indirectly\s+)?compete|in\s+competition\s+with)", 3),
+    (r"\bnon-?compet(?!itive)\w*", 3),
     (r"\b(?:not|nor)\b.{0,80}?\bengage\s+in\s+(?:the|any)\s+(?:\w+\s+){0,2}business\b", 3),
-    (r"\b(?:not|no)\b.{0,60}?\b(?:engage|carry(?:\s+on)?|handle|represent|be\s+engaged|be\s+concerned|be\s+interested|develop|manufacture|market|sell|distribute)\b.{0,120}?\b(?:similar\s+products?|any\s+other\s+(?:trade|business)|same\s+or\s+similar|competitive\s+products?|competing\s+products?)", 3),
-    # freedoms and disclaimers that merely mention competition
-    (r"\b(?:shall|will|does|do)\s+not\s+(?:prevent|restrict|preclude|prohibit|limit)\b|\bfree\s+(?:and\s+without\s+restriction\s+)?to\b|\bnot\s+(?:contain|subject\s+to)\s+(?:a|any)\s+covenant", -3),
+    (r"\b(?:not|no|nor|neither)\b.{0,120}?\b(?:engage|carry(?:\s+on)?|handle|represent|be\s+engaged|be\s+concerned|be\s+interested|develop|manufacture|market|sell|distribute)\b.{0,120}?\b(?:similar\s+products?|any\s+other\s+(?:trade|business)|same\s+or\s+similar|competitive\s+products?|competing\s+products?)", 3),
+    # "shall not run advertisements for any of X's competitors", "agrees not to sell any competing
+    # professional liability products", "any product which is directly competitive to"
+    (r"\b(?:not|no|nor|neither)\b(?!\s+limited\b).{0,120}?\b(?:sell|market|promot|advertis|display|endors|represent|distribut|develop|manufactur|commerciali[sz]|research|produc"
+     r"|exploit|authori[sz]|acquir|place|run|offer|provide|enter\s+into|engage|work|assist|carry|supply|licens|invest|own|sponsor)\w*\b.{0,120}?"
+     r"\b(?:(?:any|direct|its|their|\w+'s)\s+(?:\w+\s+)?competitors?\b|competitors?\s+of\b|competitive\s+to\b|(?:which|that)\s+(?:are|is)\s+(?:directly\s+)?competitive"
+     # (the wordings the first pattern already scores are left out, so they do not count twice)
+     r"|(?:competing\s+(?!(?:with|products?|business|services)\b)|competitive\s+)(?:[\w-]+\s+){0,3}?(?:products?|services?|business\w*|goods|compan\w+|entit\w+|brands?|lines?|technolog\w+|programs?|retailers?))", 3),
+    # "shall not enter into an agreement with any other party to provide services similar to those provided herein"
+    (r"\b(?:not|no|nor|neither)\b(?!\s+limited\b).{0,120}?\b(?:provid|sell|offer|market|distribut|manufactur|develop|perform|promot|licens)\w*\b.{0,80}?"
+     r"\b(?:products?|services?|goods|business)\s+(?:that\s+(?:are|is)\s+|which\s+(?:are|is)\s+)?(?:the\s+same\s+as\s+or\s+)?(?:substantially\s+)?(?:similar|identical|equivalent)\s+to\b", 3),
+    # freedoms and disclaimers that merely mention competition ("shall not prevent either party from
+    # selling competing products"), weighted to outweigh two of the wordings above in one sentence
+    (r"\b(?:shall|will|does|do)\s+not\s+(?:prevent|restrict|preclude|prohibit|limit)\b|\bfree\s+(?:and\s+without\s+restriction\s+)?to\b|\bnot\s+(?:contain|subject\s+to)\s+(?:a|any)\s+covenant", -6),
 ]
+
+# ownership of intellectual property and decision rights, not a grant of exclusivity: "the sole and
+# exclusive property of", "exclusive right, title and interest", "the exclusive right, but not the
+# obligation, to prosecute", "exclusive rights in and to the Marks", "the exclusive right to determine"
+EXCLUSIVE_OWNERSHIP = (r"\bexclusive\s+(?:rights?\s+of\s+)?(?:ownership|owner|property|title)\b|\bexclusive\s+rights?\s*,?\s*(?:title|in\s+and\s+to)\b"
+                        r"|\bexclusive\s+rights?,?\s+(?:but\s+not\s+the\s+obligation,?\s+)?to\s+(?:\w+\s+){0,2}?(?:prosecut|defend|enforce|file|prepar|apply|register|seek|protect|institute|bring|settle|control\s+the\s+(?:prosecution|defen)"
+                        r"|determine|decide|select|approve|designate|remove|replace|change)"
+                        r"|\bowns?\s+(?:the\s+)?(?:sole\s+and\s+)?exclusive\b|\bexclusive\s+rights?\s+(?:and\s+interests?\s+)?(?:of|in)\s+(?:the\s+|all\s+)?(?:\w+\s+){0,2}?"
+                        r"(?:intellectual|rights|ownership|title|patents?|trademarks?|marks|copyrights?)\b")
+# "exclusive <up to four naming words> partner": the role a party is given alone
+NAMING_WORDS = r"(?:(?!(?:of|the|to|for|in|and|or|with|by|remedy|remedies|jurisdiction|benefit|property|ownership)\b)[\w/()&-]+\s+)"
+_EXCLUSIVE = r"\bexclusive(?<!non-exclusive)(?<!non exclusive)(?<!non- exclusive)"  # "non-exclusive" is scored apart
+EXCLUSIVE_ROLE = r"(?:sponsor|partner|provider|supplier|advisor|agent|distributor|reseller|vendor|dealer|source|licensee|manufacturer|representative)s?\b"
+
+# a change in who owns or controls a party: merger, takeover, sale of its shares or business
+_COC_EVENT = (r"\b(?:merger|merges?\s+with|consolidation|amalgamation|(?:is|be|being|are)\s+acquired\s+by|acquires?\s+(?:control|all\s+or\s+substantially|a\s+majority)"
+              r"|acquisition\s+of\s+(?:the\s+|a\s+)?(?:majority|control|all\s+or\s+substantially)"
+              r"|change\s+(?:in|of)\s+(?:the\s+)?(?:[\w,]+\s+){0,3}(?:ownership|control)|(?:ownership|control)\s+(?:has\s+|have\s+)?change)\b")
 
 FINER: dict[str, Detector] = {
     "renewal_notice": _d("renewal_notice", [
@@ -54,6 +83,14 @@ FINER: dict[str, Detector] = {
         (r"\b(?:merger|consolidat\w+|reorgani[sz]ation|amalgamation)\b", 1),
         (r"\b(?:acqui\w+|sale|transfer|disposition)\b.{0,60}?\b(?:all\s+or\s+substantially\s+all|majority|controlling\s+interest|fifty\s+percent|50\s*%)\b.{0,80}?\b(?:assets|stock|shares|voting|equity|business|securities)", 2),
         (r"\bterminat\w*\b", 1.5),
+        # "in the event of the merger or consolidation of Company ..., X may terminate", "shall
+        # terminate ... if Licensee is acquired by a third party", "a significant change in the ownership"
+        (rf"\bterminat\w*\b.{{0,150}}?{_COC_EVENT}|{_COC_EVENT}.{{0,150}}?\bterminat", 2),
+        # "any merger ... involving Licensee will be deemed to be a transfer", "a 'transfer' shall be
+        # deemed to include a merger ... or an acquisition of the power to control"
+        (r"\b(?:merger|consolidation|reorgani[sz]ation|change\s+(?:of|in)\s+(?:the\s+)?control|(?:sale|transfer)\s+of\s+(?:a\s+)?(?:majority|controlling|\w+\s+percent|stock|shares|voting))\b"
+         r".{0,200}?\b(?:deemed|considered|constitute|treated\s+as)\s+(?:to\s+be\s+)?(?:an?\s+)?(?:assignment|transfer)"
+         r"|\b(?:assignment|transfer)\W{0,3}\s+(?:\w+\s+){0,6}?(?:deemed|considered)\s+to\s+include\b.{0,200}?\b(?:merger|consolidation|control|acqui\w+)", 3.5),
     ], threshold=3.5),
     "uncapped_carveout": _d("uncapped_carveout", [
         (r"\b(?:except(?:ing)?|excluding|other\s+than|(?:shall|will)\s+not\s+apply|(?:does|do)\s+not\s+apply|exclusions?|notwithstanding|save\s+for|without\s+limit)\b", 1),
@@ -78,18 +115,42 @@ FINER: dict[str, Detector] = {
     ], require=r"liab|limitation|exceed|damages", threshold=3.5),
     "exclusivity_grant": _d("exclusivity_grant", [
         (r"\bexclusive\s+(?:\w+\s+)?(?:right|license|licence|distributor|supplier|provider|reseller|basis|agent|dealer|manufacturer|source|partner|territory|purchase|supply|dealing|appointment|distributorship|dealership|agency|in\s+the\s+territory)", 3),
+        # "the exclusive integrated online insurance provider", "its exclusive and sole partner"
+        (rf"{_EXCLUSIVE}\s+(?:and\s+sole\s+)?{NAMING_WORDS}{{1,4}}{EXCLUSIVE_ROLE}", 3),
+        # "an exclusive, worldwide, royalty-free license", "a perpetual, irrevocable, exclusive and sublicensable
+        # right", "an exclusive (save for rights reserved to Licensor), non-transferable license"
+        (rf"{_EXCLUSIVE}\s*(?:\([^)]{{0,120}}\)\s*)?(?:,|\band\b)\s*(?:(?:[\w-]+|\([^)]{{0,80}}\))(?:\s*,\s*|\s+and\s+|\s+)){{0,10}}?(?:licen[cs]e|right|distribution)", 4.5),
         (r"\b(?:sole|only)\s+(?:and\s+exclusive\s+)?(?:supplier|source|provider|distributor|reseller|vendor|manufacturer|agent|dealer)", 3),
         (r"\b(?:purchase|buy|order|source|obtain|sell|distribute|supply|market)\w*\b.{0,200}?\bexclusively\s+(?:from|through|to|with)\b", 3),
         (r"\b(?:purchase|buy|order|source|obtain)\w*\s+(?:all\s+of\s+)?(?:its|their)\s+(?:entire|total|full)\s+requirements\b", 3),
         (r"\bexclusivity\b", 2.5),
-        (r"\b(?:not|no)\b.{0,40}?\b(?:appoint|engage|purchase|buy|source|obtain|use)\b.{0,80}?\b(?:other|additional|any\s+third|alternative)\b.{0,40}?\b(?:distributors?|suppliers?|providers?|resellers?|vendors?|sources?|manufacturers?)", 3),
+        (r"\b(?:not|no)\b.{0,40}?\b(?:appoint|engage|purchase|buy|source|obtain|use)\b.{0,80}?\b(?:other|additional|any\s+third|alternative)\b\s+(?:[\w-]+\s+){0,4}?(?:distributors?|suppliers?|providers?|resellers?|vendors?|sources?|manufacturers?)", 3),
         (r"\b(?:purchase|buy|order|source|obtain)\w*\b.{0,60}?\b(?:all|100%|one\s+hundred\s+percent|entire)\s+(?:\(100%\)\s+)?(?:of\s+)?(?:its|their|the\s+\w+'s|\w+'s)\s+(?:\w+\s+){0,3}(?:requirements|needs)\b", 3),
-        (r"\bnon[\s-]?exclusiv\w*", -3),
+        # "agrees not to grant the right to use ... to anyone other than Company", "will not grant any
+        # further licenses to third parties"
+        (r"\b(?:(?:will|shall|agrees?\s+)\s*not|nor\s+will\s+\w+|not\s+be)\s+(?:\w+\s+){0,3}?grant(?:ed)?\b.{0,120}?"
+         r"\b(?:anyone\s+(?:other|else)|any\s+other\s+(?:part(?:y|ies)|person|entit(?:y|ies)|compan(?:y|ies))|licen[cs]es?\s+to\s+(?:any\s+)?third\s+part)", 3),
+        # "will not enter into any other endorsement agreement", "... any other joint venture agreement"
+        (r"\bnot\s+(?:\w+\s+){0,3}?enter\s+into\s+any\s+other\s+(?:[\w/-]+\s+){1,3}?(?:agreements?|arrangements?|relationships?|contracts?)\b", 3),
+        # "shall not enter into the same or substantially similar commitments with any other company"
+        (r"\bnot\b.{0,60}?\b(?:enter\s+into|establish|engage\s+in)\b.{0,80}?\b(?:same\s+or\s+(?:substantially\s+)?similar|identical\s+(?:with|to)\s+or\s+similar)\b", 3),
+        (r"\bnon[\s-]*exclusiv\w*", -3),
         (r"\bsubject\s+exclusively\b|\bexclusively\s+(?:to|by)\s+the\s+terms\b|\bnor\s+does\s+it\s+create\b", -3),
-        (r"\bintellectual\s+property|\bmeans\b", -1.5),
+        (EXCLUSIVE_OWNERSHIP, -3),
+        # "does not and will not have exclusive rights", "has no right to any exclusive territory"
+        (r"\b(?:not|no)\s+(?:\w+\s+){0,4}?(?:have|obtain|acquire|create|right\s+to)\s+(?:any\s+|an\s+)?exclusiv", -3),
+        (r"\bmeans\b", -1.5),
         (r"\bexclusive\s+remedy\b|\bsole\s+(?:and\s+exclusive\s+)?remedy\b", -3),
     ], title=r"exclusiv"),
-    "compete_restriction": _d("compete_restriction", list(NOT_COMPETE)),
+    "compete_restriction": _d("compete_restriction", [
+        *NOT_COMPETE,
+        # a representation that no other agreement restricts a party, or a definition, is not the covenant
+        (r"\b(?:not|neither|nor)\b.{0,80}?\b(?:subject\s+to|party\s+to|bound\s+by|under)\s+any\b|\b(?:breach|violat\w*|conflict\s+with)\s+any\s+(?:\w+\s+){0,4}?(?:agreements?|obligations?|covenants?)\b", -3),
+        (r"(?<!by )\bmeans\b|\bshall\s+mean\b", -4),
+        # a sentence that opens "Nothing in this Agreement shall preclude ..." grants a freedom (a
+        # covenant's closing "save that nothing ... shall prevent" proviso does not)
+        (r"^\W*(?:[\d.]+\s+|\([a-z\d]+\)\s+)?(?:[\w-]+[\s,]+){0,5}?nothing\b.{0,80}?\b(?:shall|will)\s+(?:\w+\s+){0,2}?(?:prevent|restrict|preclude|prohibit|limit|impair)|\bnot\s+serve\s+to\s+(?:impair|limit|restrict)", -6),
+    ]),
     "liquidated_damages_clause": _d("liquidated_damages_clause", [
         (r"\bliquidated\s+damages\b", 3.5),
         (r"(?-i:\b(?:Termination|Cancellation|Early\s+Termination)\s+(?:Fee|Charge|Payment)s?\b)", 3),
@@ -108,15 +169,28 @@ FINER: dict[str, Detector] = {
         (r"\b(?:lowest|best)\s+(?:net\s+)?(?:price|pricing|rate)s?\b", 2.5),
         (r"\b(?:no\s+less|not\s+(?:be\s+)?less|equal\s+to\s+or\s+more|more|at\s+least\s+as)\s+favou?rable\b", 1.5),
         (r"\bsimilarly[\s-]situated\b|\bother\s+(?:customers?|purchasers?|buyers?|clients?|licensees?|distributors?|shippers?)\b", 2),
+        # terms as good as any other counterparty gets: "terms no less favourable to X than the terms in
+        # effect with any of its resellers", "will not be charged a higher fee than ... its other clients"
+        (r"\b(?:no|not)\s+(?:be\s+)?less\s+favou?rable\b.{0,150}?\bthan\b.{0,120}?\b(?:any|other|third)\b"
+         r"|\b(?:higher|greater)\s+(?:fees?|prices?|rates?|charges?|royalt\w+)\s+than\b.{0,100}?\b(?:any|other|third)\b", 3),
+        # "shall have the full benefit of any more favourable provisions", "offer Licensee such more favourable terms"
+        (r"\b(?:benefit\s+of|entitled\s+to|receive|offer\w*\s+(?:to\s+)?\w+|extend\w*\s+(?:to\s+)?\w+|automatically)\s+(?:any\s+|such\s+|the\s+)?(?:\w+\s+)?"
+         r"(?:more|most)\s+favou?rable\s+(?:terms?|provisions?|prices?|pricing|rates?|conditions?)", 3),
+        # dealings with affiliates "no less favourable than would be available from unaffiliated parties"
+        (r"\bunaffiliated\b", -3),
     ]),
     "price_restrictions": _d("price_restrictions", [
-        (r"\b(?:shall|may|will)\s+not\s+(?:\w+\s+){0,2}(?:increase|raise|exceed|change)\b.{0,60}?\b(?:prices?|pricing|fees|rates|charges)\b", 3),
-        (r"\b(?:prices?|pricing|fees|rates|charges)\b.{0,60}?\b(?:shall|will|may)\s+not\s+(?:be\s+)?(?:increase|raise|exceed|change)", 3),
-        (r"\b(?:increase|adjust)\w*\b.{0,40}?\b(?:prices?|pricing|fees|rates|charges)\b.{0,100}?\b(?:not\s+(?:to\s+)?exceed|no\s+more\s+than|limited\s+to|capped\s+at)\b", 3),
-        (r"\b(?:prices?|pricing|fees|rates|charges)\b.{0,40}?\b(?:increase|adjust)\w*\b.{0,100}?\b(?:not\s+(?:to\s+)?exceed|no\s+more\s+than|limited\s+to|capped\s+at)\b", 3),
+        # (a cap on fees or expenses, "shall not exceed $50,000", is not a restriction on changing a price)
+        (r"\b(?:shall|may|will)\s+not\s+(?:\w+\s+){0,2}(?:increase|raise|change)\b.{0,60}?\b(?:prices?|pricing|fees|rates|charges)\b", 3),
+        (r"\b(?:prices?|pricing|fees|rates|charges)\b.{0,60}?\b(?:shall|will|may)\s+not\s+(?:be\s+)?(?:increase|raise|change)", 3),
+        (r"\b(?:increase|adjust)\w*\b.{0,40}?\b(?:prices?|pricing|fees|rates|charges)\b.{0,100}?\b(?:not\s+(?:to\s+)?exceed|no\s+more\s+than|(?<!not\s)limited\s+to|capped\s+at)\b", 3),
+        (r"\b(?:prices?|pricing|fees|rates|charges)\b.{0,40}?\b(?:increase|adjust)\w*\b.{0,100}?\b(?:not\s+(?:to\s+)?exceed|no\s+more\s+than|(?<!not\s)limited\s+to|capped\s+at)\b", 3),
         (r"\b(?:prices?|pricing)\b.{0,40}?\b(?:fixed|firm)\b.{0,40}?\b(?:for|during|until)\b", 2.5),
         (r"\b(?:increase|adjust)\w*\b.{0,60}?\bnot\s+(?:to\s+)?exceed\s+(?:\w+\s+)?(?:\(\s*\d+\s*\)\s*)?(?:\d+(?:\.\d+)?\s*%|percent)", 3),
         (r"\b(?:increase|adjust|change)\w*\b.{0,80}?\bnot\s+more\s+(?:often|frequently)\s+than\b", 3),
+        # "fees that do not exceed a 5 percent increase", "an increase of no more than", "at cost without markup"
+        (r"\b(?:not\s+(?:to\s+)?exceed|no\s+(?:more|greater)\s+than|not\s+more\s+than|in\s+excess\s+of)\s+(?:an?\s+)?(?:\S+\s+){0,3}?(?:percent|%)\s*(?:\S+\s+)?(?:increase|mark-?up)"
+         r"|\b(?:increase|mark-?up)s?\s+(?:of\s+|by\s+)?(?:no|not)\s+(?:more|greater)\s+than\b|\bat\s+cost\s+without\s+(?:any\s+)?mark-?up", 3),
         (r"\bliquidated\s+damages\b|\bliabilit\w*\b", -3),
     ]),
     "post_termination_services": _d("post_termination_services", [

@@ -11,7 +11,7 @@ from dataclasses import replace
 from tools.detector import DUR as _DUR
 from tools.detector import Detector
 from tools.detector import detector as _d
-from tools.finer_rules import FINER, NOT_COMPETE
+from tools.finer_rules import EXCLUSIVE_OWNERSHIP, EXCLUSIVE_ROLE, FINER, NAMING_WORDS, NOT_COMPETE
 
 _BREACH = r"\b(?:breach|default|insolven|bankrupt|violat|cur(?:e|ed|ing)\b|fails?\s+(?:\w+\s+)?to|failure\s+to|(?<!without )(?<!non-)cause\b(?!\s+to)|material\s+adverse)"
 # "may terminate", "may, in its sole discretion, terminate", "shall be entitled, at its option, to terminate",
@@ -215,6 +215,10 @@ DETECTORS: dict[str, Detector] = {
         (r"\b(?:purchase|buy|order|source|obtain)\w*\b.{0,60}?\b(?:all|100%|one\s+hundred\s+percent|entire)\s+(?:\(100%\)\s+)?(?:of\s+)?(?:its|their|the\s+\w+'s|\w+'s)\s+(?:\w+\s+){0,3}(?:requirements|needs)\b", 3),
         (r"\bnon-?exclusiv\w*", 3),
         (r"\b(?:free|may|entitled)\s+(?:\w+\s+){0,6}?(?:purchase|buy|source|obtain|procure)\b.{0,120}?\bfrom\s+(?:any\s+)?(?:other|third|alternative)", 3),
+        # "the exclusive online insurance provider", "an exclusive, worldwide, royalty-free license"
+        (rf"\bexclusive\s+(?:and\s+sole\s+)?{NAMING_WORDS}{{1,4}}{EXCLUSIVE_ROLE}", 3),
+        (r"\bexclusive\s*(?:,|\band\b)\s*(?:[\w-]+(?:\s*,\s*|\s+and\s+|\s+)){0,6}?(?:licen[cs]e|right|distribution)", 3),
+        (EXCLUSIVE_OWNERSHIP, -3),
         (r"\bintellectual\s+property|\bmeans\b", -1.5),
         (r"\bexclusive\s+remedy\b|\bsole\s+(?:and\s+exclusive\s+)?remedy\b", -3),
     ], title=r"exclusiv"),
@@ -298,9 +302,9 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     "insurance": ("insur", "umbrella", "per occurrence"),
     "audit_rights": ("audit", "inspect", "examin", "verif", "records", "books", "access", "available"),
     "exclusivity": _EXCLUSIVITY_WORDS + ("free", "may", "entitled"),
-    "exclusivity_grant": _EXCLUSIVITY_WORDS,
-    "non_compete": ("compet", "solicit", "engage", "business"),
-    "compete_restriction": ("compet", "engage"),
+    "exclusivity_grant": _EXCLUSIVITY_WORDS + ("similar", "anyone"),
+    "non_compete": ("compet", "solicit", "engage", "business", "trade", "similar"),
+    "compete_restriction": ("compet", "engage", "business", "trade", "similar"),
     "warranty": ("warrant", "defect", "specification", "as is", "as-is"),
     "warranty_duration": ("warrant", "defect", "reject", "conform", "inspect", "discrepan", "accept", "meet", "comply", "damaged"),
     "liquidated_damages": ("liquidated", "credit", "penalt", "termination", "cancellation", "delay", "fee", "charge"),
@@ -309,10 +313,10 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     "confidentiality": ("confiden", "proprietary", "disclos", "divulg", "reveal"),
     "data_protection": ("personal", "privacy", "data", "breach", "security", "gdpr", "hipaa", "health", "incident"),
     "renewal_notice": ("renew", "extend", "extension", "until terminated"),
-    "change_of_control": ("control", "ownership", "merger", "consolidat", "reorgani", "amalgamation", "substantially all", "majority", "fifty", "50"),
+    "change_of_control": ("control", "ownership", "merge", "acqui", "consolidat", "reorgani", "amalgamation", "substantially all", "majority", "fifty", "50"),
     "uncapped_carveout": ("liab", "limitation", "exceed", "damages"),
-    "most_favored_nation": ("favo", "lowest", "best", "similarly", "other"),
-    "price_restrictions": ("price", "pricing", "fee", "rate", "charge", "adjust", "increase"),
+    "most_favored_nation": ("favo", "lowest", "best", "similarly", "other", "higher", "greater"),
+    "price_restrictions": ("price", "pricing", "fee", "rate", "charge", "adjust", "increase", "markup", "mark-up"),
     "post_termination_services": ("terminat", "expir", "transition", "successor", "surviv", "beyond", "remaining", "existing",
                                   "sell-off", "sell off", "selloff", "wind down", "wind-down", "phase-out", "phase out"),
     "survival": ("surviv", "continu", "remain", "perpetuity", "indefinite", "after", "following"),
