@@ -61,7 +61,8 @@ def _cached_sentences(text: str, sections: tuple) -> list[_Sentence]:
     return out
 
 
-_TOC_RUN = re.compile(r"(?:\b\d+(?:\.\d+)*\.?\s+[A-Z][^.;:]{2,80}?\s+\d{1,3}\s+){2,}")
+# two or more "7.1 Title 12" entries in a row (optionally "Section 7.1 Title 12"): a table of contents
+_TOC_RUN = re.compile(r"(?:(?:\b(?:Section|SECTION|Article|ARTICLE)\s+)?\b\d+(?:\.\d+)*\.?\s+[A-Z][^.;:]{2,80}?\s+\d{1,3}\s+){2,}")
 
 
 def _is_heading_only(sentence: str, title: str) -> bool:

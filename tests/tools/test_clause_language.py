@@ -109,3 +109,13 @@ def test_several_labelled_jurisdictions_must_all_be_named():
     candidate = [Candidate("governing_law", "1", quote, 0, len(quote), 4.0)]
     assert _value_match("Governing Law", "England; Wales", candidate) is True
     assert _value_match("Governing Law", "England; Scotland", candidate) is False
+
+
+@pytest.mark.parametrize("toc_line", [
+    "7.1 Change of Control 45 7.2 Assignment 46 7.3 Notices 47",
+    "ARTICLE VII RESIGNATION AND SUCCESSION 32 Section 7.1 No Resignation 32 Section 7.2 Termination Events 33 "
+    "Section 7.3 Merger, Consolidation or Change of Control of the Servicer 34 Section 7.4 Assignment 35",
+])
+def test_table_of_contents_lines_state_no_clause(toc_line):
+    assert "Change Of Control" not in found(toc_line)
+    assert "Anti-Assignment" not in found(toc_line)
