@@ -42,7 +42,14 @@ NOT_COMPETE: list[tuple[str, float]] = [
      r"\b(?:products?|services?|goods|business)\s+(?:that\s+(?:are|is)\s+|which\s+(?:are|is)\s+)?(?:the\s+same\s+as\s+or\s+)?(?:substantially\s+)?(?:similar|identical|equivalent)\s+to\b", 3),
     # freedoms and disclaimers that merely mention competition ("shall not prevent either party from
     # selling competing products"), weighted to outweigh two of the wordings above in one sentence
-    (r"\b(?:shall|will|does|do)\s+not\s+(?:prevent|restrict|preclude|prohibit|limit)\b|\bfree\s+(?:and\s+without\s+restriction\s+)?to\b|\bnot\s+(?:contain|subject\s+to)\s+(?:a|any)\s+covenant", -6),
+    (r"\b(?:shall|will|does|do)\s+not\s+(?:prevent|restrict|preclude|prohibit|limit)\b|\bfree\s+(?:and\s+without\s+restriction\s+)?to\b|\bnot\s+(?:contain|subject\s+to)\s+(?:a|any)\s+covenant"
+     # "shall not be prevented from", "shall be deemed not to be preventing ... so long as not competitive"
+     r"|\b(?:shall|will)\s+not\s+be\s+(?:prevented|restricted|precluded|prohibited)\s+from\b|\b(?:deemed|construed)\s+not\s+to\s+(?:be\s+)?(?:prevent|restrict|preclud|prohibit)\w*", -6),
+    # a grant made "subject to compliance with the covenant not to compete in" another agreement points
+    # at that covenant; it is not one
+    (r"\b(?:in\s+accordance\s+with|subject\s+to|compliance\s+with)\s+(?:the\s+)?(?:[\w-]+\s+){0,3}?(?:non-?competition\s+agreement|covenants?\s+not\s+to\s+compete)", -3),
+    # a price or fee "competitive with" the market is no restraint on competing
+    (r"\b(?:amounts?|prices?|pricing|rates?|fees?|compensation|discounts?)\s+competitive\s+with\b", -3),
 ]
 
 # ownership of intellectual property and decision rights, not a grant of exclusivity: "the sole and
@@ -120,8 +127,14 @@ FINER: dict[str, Detector] = {
         # "an exclusive, worldwide, royalty-free license", "a perpetual, irrevocable, exclusive and sublicensable
         # right", "an exclusive (save for rights reserved to Licensor), non-transferable license"
         (rf"{_EXCLUSIVE}\s*(?:\([^)]{{0,120}}\)\s*)?(?:,|\band\b)\s*(?:(?:[\w-]+|\([^)]{{0,80}}\))(?:\s*,\s*|\s+and\s+|\s+)){{0,10}}?(?:licen[cs]e|right|distribution)", 4.5),
-        (r"\b(?:sole|only)\s+(?:and\s+exclusive\s+)?(?:supplier|source|provider|distributor|reseller|vendor|manufacturer|agent|dealer)", 3),
+        # (not "only Vendor Personnel": a role word before a capitalised noun names a defined group)
+        (r"\b(?:sole|only)\s+(?:and\s+exclusive\s+)?(?:supplier|source|provider|distributor|reseller|vendor|manufacturer|agent|dealer)(?!\s+(?-i:[A-Z][a-z]))", 3),
         (r"\b(?:purchase|buy|order|source|obtain|sell|distribute|supply|market)\w*\b.{0,200}?\bexclusively\s+(?:from|through|to|with)\b", 3),
+        # "will provide the services exclusively, ..." (the phrase ends with "exclusively")
+        (r"\b(?:provid|supply|suppli|sell|distribut|market|manufactur|perform)\w*\s+(?:[\w-]+\s+){0,3}?exclusively\s*(?:[,;.]|$)", 3),
+        # "agrees not to provide delivery services for any other provider of ...", "not to sell to any other distributor"
+        (r"\bnot\b.{0,60}?\b(?:provid|sell|supply|render|perform)\w*\b.{0,80}?\b(?:for|to)\s+any\s+other\s+(?:[\w-]+\s+){0,2}?"
+         r"(?:providers?|suppliers?|distributors?|resellers?|vendors?|manufacturers?|customers?|purchasers?|buyers?)\b", 3),
         (r"\b(?:purchase|buy|order|source|obtain)\w*\s+(?:all\s+of\s+)?(?:its|their)\s+(?:entire|total|full)\s+requirements\b", 3),
         (r"\bexclusivity\b", 2.5),
         (r"\b(?:not|no)\b.{0,40}?\b(?:appoint|engage|purchase|buy|source|obtain|use)\b.{0,80}?\b(?:other|additional|any\s+third|alternative)\b\s+(?:[\w-]+\s+){0,4}?(?:distributors?|suppliers?|providers?|resellers?|vendors?|sources?|manufacturers?)", 3),
