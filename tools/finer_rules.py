@@ -143,6 +143,11 @@ FINER: dict[str, Detector] = {
         # further licenses to third parties"
         (r"\b(?:(?:will|shall|agrees?\s+)\s*not|nor\s+will\s+\w+|not\s+be)\s+(?:\w+\s+){0,3}?grant(?:ed)?\b.{0,120}?"
          r"\b(?:anyone\s+(?:other|else)|any\s+other\s+(?:part(?:y|ies)|person|entit(?:y|ies)|compan(?:y|ies))|licen[cs]es?\s+to\s+(?:any\s+)?third\s+part)", 3),
+        # "will not grant any third party any right to sponsor", "will not grant to any Third Party any rights to the Patents"
+        (r"\b(?:(?:will|shall|agrees?\s+)\s*not|nor\s+will\s+\w+)\s+(?:\w+\s+){0,3}?grant\s+(?:to\s+)?any\s+(?:other\s+)?third\s+part(?:y|ies)\b", 3),
+        # "the rights granted to Sponsor herein are exclusive to Sponsor", "the license granted herein shall be exclusive"
+        # (not "exclusive of taxes", nor remedies that "are not exclusive")
+        (r"\b(?:licen[cs]es?|rights?|appointment)\b(?:\s+(?!remed)[\w-]+){0,6}?\s+(?:shall|will|is|are)\s+(?:be\s+|become\s+)?exclusive\b(?!\s+of\b)", 3),
         # "will not enter into any other endorsement agreement", "... any other joint venture agreement"
         (r"\bnot\s+(?:\w+\s+){0,3}?enter\s+into\s+any\s+other\s+(?:[\w/-]+\s+){1,3}?(?:agreements?|arrangements?|relationships?|contracts?)\b", 3),
         # "shall not enter into the same or substantially similar commitments with any other company"
