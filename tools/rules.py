@@ -207,7 +207,8 @@ DETECTORS: dict[str, Detector] = {
     ], title=r"audit|inspection|records"),
     "exclusivity": _d("exclusivity", [
         (r"\bexclusive\s+(?:\w+\s+)?(?:right|license|licence|distributor|supplier|provider|reseller|basis|agent|dealer|manufacturer|source|partner|territory|purchase|supply|dealing)", 3),
-        (r"\b(?:sole|only)\s+(?:and\s+exclusive\s+)?(?:supplier|source|provider|distributor|reseller|vendor|manufacturer|agent|dealer)", 3),
+        # (not "only Vendor Personnel": a role word before a capitalised noun names a defined group)
+        (r"\b(?:sole|only)\s+(?:and\s+exclusive\s+)?(?:supplier|source|provider|distributor|reseller|vendor|manufacturer|agent|dealer)(?!\s+(?-i:[A-Z][a-z]))", 3),
         (r"\b(?:purchase|buy|order|source|obtain|sell|distribute|supply|market)\w*\b.{0,200}?\bexclusively\s+(?:from|through|to|with)\b", 3),
         (r"\b(?:purchase|buy|order|source|obtain)\w*\s+(?:all\s+of\s+)?(?:its|their)\s+(?:entire|total|full)\s+requirements\b", 3),
         (r"\bexclusivity\b", 2.5),
