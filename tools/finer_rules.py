@@ -88,6 +88,9 @@ FINER: dict[str, Detector] = {
         # notice that exercises an option to renew is not notice to end the renewal
         (r"\b(?:exercis\w*|elect\w*|election|choose|wish\w*|desir\w*|decid\w*)\s+(?:(?!not\b)\w+\s+){0,3}?to\s+(?:renew|extend)\b|\brenewal\s+option|\b(?:intention|option)\s+to\s+(?:renew|extend)\b"
          r"|\bmay\b[^.]{0,160}?\b(?:extend|renew)\s+(?:the\s+|this\s+)?(?:term|agreement)", -2),
+        # a renewal only by a fresh agreement has no notice to end it: "may only be renewed if the parties agree in writing",
+        # "shall be extended for one year periods upon the mutual agreement of the parties"
+        (r"\b(?:may|shall|will|can)\s+only\s+be\s+(?:renewed|extended)|\b(?:renew\w*|extend\w*|extension)\b.{0,80}?\b(?:upon|by|with)\s+(?:the\s+)?mutual\s+(?:written\s+)?(?:agreement|consent)\b(?!.{0,40}?\bor\s+automatic)", -3),
     ], require=r"renew|extend|extension|automatically\s+continu|(?:thereafter|after\s+that|after\s+the\s+initial\s+term|indefinitely|year\s+to\s+year|month\s+to\s+month)\b.{0,100}?\buntil\s+terminated|"
        + _EVERGREEN, needs_duration=True),
     "change_of_control": _d("change_of_control", [

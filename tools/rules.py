@@ -108,7 +108,9 @@ DETECTORS: dict[str, Detector] = {
         (r"\b(?:as\s+follows|(?:any|one)\s+of\s+the\s+following(?:\s+\w+)?|following\s+(?:grounds|events|circumstances|conditions|reasons|cases))\s*:?\s*$", -2),
         (_BREACH, -2.5),
         (_TRIGGER, -2),
-        (r"\bmay\s+not\s+be\s+terminated\b|\bnot\s+(?:be\s+)?(?:entitled|permitted)\s+to\s+terminat|\bnot\s+(?:be\s+)?terminable\b", -3.5),
+        # a right denied, or promised not to be used: "may not be terminated", "agrees not to terminate this Agreement unless ..."
+        (r"\bmay\s+not\s+be\s+terminated\b|\bnot\s+(?:be\s+)?(?:entitled|permitted)\s+to\s+terminat|\bnot\s+(?:be\s+)?terminable\b"
+         r"|\b(?:agrees?|undertakes?|covenants?)\s+not\s+to\s+(?:terminat|cancel)", -3.5),
         (r"\bterminat\w*\b.{0,60}?\bby\s+(?:the\s+)?(?:mutual\s+)?(?:written\s+)?(?:agreement|consent)\b|\bmutual(?:ly)?\s+(?:written\s+)?(?:agree|consent)", -3),
         (r"\b(?:is|are|be|been|being)\s+terminated\s+for\s+any\s+reason|\bsurviv\w*|\b(?:termination|expiration)\s+or\s+(?:termination|expiration)\b.{0,30}?\bfor\s+any\s+reason", -3),
     ], title=r"terminat"),

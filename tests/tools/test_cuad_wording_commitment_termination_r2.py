@@ -55,6 +55,9 @@ def test_termination_for_convenience_wordings(sentence):
     "The Client may terminate this Agreement under Section 9 (including every statement of work issued under it, "
     "other than any statement of work on which another statement of work depends for its delivery), and the "
     "headings in that Section are for convenience of reference only.",
+    # a right the holder promises not to use but on conditions
+    "The Insurer shall have the right to terminate this Agreement upon thirty (30) days' prior written notice, "
+    "provided that the Insurer agrees not to terminate this Agreement unless it sells the Company.",
 ])
 def test_termination_for_convenience_look_alikes(sentence):
     assert not fires("termination_convenience", sentence)
@@ -85,6 +88,11 @@ def test_renewal_notice_wordings(sentence):
     # notice that exercises an option to extend is not notice to end a renewal
     "The Buyer may extend the term for a further year by giving notice of its election to extend at least sixty "
     "(60) days before the end of the term.",
+    # a renewal only by a fresh agreement of the parties
+    "The Term shall be extended for further one year periods upon the mutual agreement of the parties, and a party "
+    "that wants an extension shall notify the other at least ninety (90) days prior to the end of the Term.",
+    "After the Initial Term this Agreement may only be renewed if both parties agree in writing at least thirty (30) "
+    "days before the expiration of the Initial Term.",
 ])
 def test_renewal_notice_look_alikes(sentence):
     assert not fires("renewal_notice", sentence)
