@@ -279,7 +279,7 @@ DETECTORS: dict[str, Detector] = {
         # quota attainment: "meeting the Quotas", "fees equal to or greater than the Quota Amount"
         (r"\b(?:meet|achiev|satisf|attain|reach|greater\s+than|less\s+than)\w*\b.{0,40}?\bquotas?\b", 3),
         (r"\bminimum\s+(?:annual\s+)?(?:royalt(?:y|ies)|guarantee)|\bguaranteed\s+(?:fee|payment|royalt(?:y|ies))", 3),
-        # the least a court or a disclosure needs: "limited to the minimum extent necessary", "the minimum amount of information required"
+        # the least a court or a disclosure needs: "limited to the minimum extent necessary", "the minimum amount of information reasonably necessary"
         (r"\bminimum\s+(?:amount|extent|degree)\b(?:\s+[\w']+){0,6}?\s+(?:(?:reasonably|strictly|legally)\s+)?(?:necessary|legally\s+required|required\s+(?:by|under)\b)", -3),
         # look-alikes: minimum insurance, how often a committee meets, service-level percentages
         (r"\binsur\w*|\bcoverage\b|\boccurrence\b|\bmeetings\b|\b(?:a|each|one|such|committee)\s+meeting\b|\bcommittee\b|\bavailability\b|\buptime\b|\bservice\s+levels?\b", -3),
