@@ -9,6 +9,10 @@ from tools.detector import Detector
 from tools.detector import detector as _d
 from tools.numbers import NUMBER as _N
 
+# a term with no end date but a party's notice: "shall remain in effect until terminated by either Party",
+# "continue in full force and effect thereafter until either party gives notice"
+_EVERGREEN = (r"\b(?:remain|continu)\w*\s+in\s+(?:full\s+)?(?:force\s+and\s+)?effect\s+(?:thereafter\s+)?until\s+"
+              r"(?:terminated\s+by\s+(?:either|any|one)\s+part|(?:either|any|one)\s+party\s+(?:gives|provides|notifies|terminat))")
 # a warranty's length: a duration, or (after "within" / "a period of") one the filing redacted
 _REDACTED = r"\[\s*(?:\.{3}\s*)?\*+\s*(?:\.{3}\s*)?\]"
 _WARRANTY_DUR = rf"(?:\b{_DUR}\b|\b{_N}\s+(?:\(\d+\)\s+)?working\s+days\b)"
@@ -77,13 +81,25 @@ FINER: dict[str, Detector] = {
         (r"\bunless\b.{0,80}?\b(?:notice|notif\w+|notify)", 1.5),
         (r"\b(?:thereafter|after\s+that|after\s+the\s+initial\s+term|indefinitely|year\s+to\s+year|month\s+to\s+month)\b.{0,100}?\buntil\s+terminated\b.{0,100}?\bnotice\b", 3),
         # the renewal runs "unless either party gives thirty (30) days' notice" / "until either party gives ... notice"
-        (rf"\b(?:automatic\w*|renew\w*|extend\w*|extension)\b.{{0,250}}?\b(?:unless|until)\b.{{0,150}}?(?:{_DUR}.{{0,60}}?\b(?:notice|notif\w*|in\s+writing)\b|\b(?:notice|notif\w*|in\s+writing)\b.{{0,80}}?{_DUR}|{_DUR}\s+(?:prior\s+to|before)\s+(?:the\s+)?(?:end|expiration|expiry))", 3),
+        # / "unless no later than [*] days prior to the end of the term either party notifies"
+        (rf"\b(?:automatic\w*|renew\w*|extend\w*|extension)\b.{{0,250}}?\b(?:unless|until)\b.{{0,150}}?(?:{_DUR}.{{0,60}}?\b(?:notice|notif\w*|in\s+writing)\b|\b(?:notice|notif\w*|in\s+writing)\b.{{0,80}}?{_DUR}|(?:{_DUR}|\[[\s*.]{{1,12}}\]\s*(?:days?|months?))\s+(?:prior\s+to|before)\s+(?:the\s+)?(?:end|expiration|expiry))", 3),
         # "may be terminated at the expiration of its term or any renewal term upon thirty (30) days' notice"
         (rf"\bterminat\w*\b.{{0,60}}?\bat\s+the\s+(?:end|expiration|expiry)\s+of\b.{{0,80}}?{_DUR}.{{0,40}}?\bnotice\b", 3),
+        # "cancellable at any time before the expiry of the Agreement or any of its renewals, upon three months prior written notice"
+        (rf"\b(?:before|prior\s+to)\s+(?:the\s+)?(?:end|expiry|expiration)\b.{{0,100}}?{_DUR}\W{{0,3}}\s+(?:prior\s+|advance\s+)?(?:written\s+)?notice", 3),
+        # "will automatically renew ... unless one Party notifies the other", "automatic extensions unless otherwise advised"
+        (r"\bautomatic\w*\b.{0,120}?\b(?:renew\w*|extensions?|extend\w*)\b.{0,120}?\bunless\s+(?:otherwise\s+)?(?:advised|notified"
+         r"|(?:either|one|any|a)\s+(?:of\s+the\s+)?part(?:y|ies)\s+(?:\w+\s+){0,3}?(?:notif|notice|advis|inform))", 3),
+        # an evergreen term: "shall remain in effect until terminated by either Party upon thirty (30) days' notice"
+        (rf"{_EVERGREEN}.{{0,120}}?{_DUR}.{{0,40}}?\bnotice\b", 3),
         # notice that exercises an option to renew is not notice to end the renewal
         (r"\b(?:exercis\w*|elect\w*|election|choose|wish\w*|desir\w*|decid\w*)\s+(?:(?!not\b)\w+\s+){0,3}?to\s+(?:renew|extend)\b|\brenewal\s+option|\b(?:intention|option)\s+to\s+(?:renew|extend)\b"
          r"|\bmay\b[^.]{0,160}?\b(?:extend|renew)\s+(?:the\s+|this\s+)?(?:term|agreement)", -2),
-    ], require=r"renew|extend|extension|(?:thereafter|after\s+that|after\s+the\s+initial\s+term|indefinitely|year\s+to\s+year|month\s+to\s+month)\b.{0,100}?\buntil\s+terminated", needs_duration=True),
+        # a renewal only by a fresh agreement has no notice to end it: "may only be renewed if the parties agree in writing",
+        # "shall be extended for one year periods upon the mutual agreement of the parties"
+        (r"\b(?:may|shall|will|can)\s+only\s+be\s+(?:renewed|extended)|\b(?:renew\w*|extend\w*|extension)\b.{0,80}?\b(?:upon|by|with)\s+(?:the\s+)?mutual\s+(?:written\s+)?(?:agreement|consent)\b(?!.{0,40}?\bor\s+automatic)", -3),
+    ], require=r"renew|extend|extension|automatically\s+continu|(?:thereafter|after\s+that|after\s+the\s+initial\s+term|indefinitely|year\s+to\s+year|month\s+to\s+month)\b.{0,100}?\buntil\s+terminated|"
+       + _EVERGREEN, needs_duration=True),
     "change_of_control": _d("change_of_control", [
         (r"\bchange\s+(?:of|in)\s+(?:\w+\s+)?(?:control|ownership)\b", 3.5),
         (r"\bcontrol\s+of\s+(?:either|any|the\s+other)?\s*party\b.{0,40}?\b(?:pass\w*|transfer\w*|change\w*)\b", 3.5),

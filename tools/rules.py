@@ -77,6 +77,8 @@ DETECTORS: dict[str, Detector] = {
     ], title=r"indemn"),
     "termination_convenience": _d("termination_convenience", [
         (rf"{_CAN_END}.{{0,150}}?{_CONV}", 4.5),
+        # "for convenience" is never a ground, so it may follow a long object: "may terminate this Agreement (including ...) for convenience"
+        (rf"{_CAN_END}.{{150,300}}?\bfor\s+(?:its\s+|their\s+)?(?:own\s+)?convenience\b(?!\s+(?:of|only))", 4.5),
         (rf"{_CONV}.{{0,120}}?{_CAN_END}", 4.5),
         (rf"{_CAN_END}.{{0,150}}?{_DISCRETION}|{_DISCRETION}.{{0,120}}?{_CAN_END}", 3.5),
         # "upon thirty (30) days' notice", "by giving the other Party 60 days' prior written notice"
@@ -106,7 +108,9 @@ DETECTORS: dict[str, Detector] = {
         (r"\b(?:as\s+follows|(?:any|one)\s+of\s+the\s+following(?:\s+\w+)?|following\s+(?:grounds|events|circumstances|conditions|reasons|cases))\s*:?\s*$", -2),
         (_BREACH, -2.5),
         (_TRIGGER, -2),
-        (r"\bmay\s+not\s+be\s+terminated\b|\bnot\s+(?:be\s+)?(?:entitled|permitted)\s+to\s+terminat|\bnot\s+(?:be\s+)?terminable\b", -3.5),
+        # a right denied, or promised not to be used: "may not be terminated", "agrees not to terminate this Agreement unless ..."
+        (r"\bmay\s+not\s+be\s+terminated\b|\bnot\s+(?:be\s+)?(?:entitled|permitted)\s+to\s+terminat|\bnot\s+(?:be\s+)?terminable\b"
+         r"|\b(?:agrees?|undertakes?|covenants?)\s+not\s+to\s+(?:terminat|cancel)", -3.5),
         (r"\bterminat\w*\b.{0,60}?\bby\s+(?:the\s+)?(?:mutual\s+)?(?:written\s+)?(?:agreement|consent)\b|\bmutual(?:ly)?\s+(?:written\s+)?(?:agree|consent)", -3),
         (r"\b(?:is|are|be|been|being)\s+terminated\s+for\s+any\s+reason|\bsurviv\w*|\b(?:termination|expiration)\s+or\s+(?:termination|expiration)\b.{0,30}?\bfor\s+any\s+reason", -3),
     ], title=r"terminat"),
@@ -266,9 +270,18 @@ DETECTORS: dict[str, Detector] = {
         # "commits to purchase a minimum of 100 Units", "shall expend not less than $5,000", "agrees to commit funding of at least ..."
         (r"\b(?:purchas(?:e|es|ed|ing)|order(?:s|ed|ing)?|buy(?:s|ing)?|spend(?:s|ing)?|spent|expend\w*|invest(?:s|ing)?|commit(?:s|ted|ting)?|funding|produc(?:e|es|ed|ing)|set\s+up)\b.{0,60}?" + _AT_LEAST
          + r"(?:(?:an\s+)?amount\s+(?:of|equal\s+to)\s+)?(?!\[)" + _COMMITTED_AMOUNT + r"(?!\s*(?:%|percent))", 3),
+        # a promised delivery or payment, even where the filing redacted the figure: "will deliver not less than [*] Impressions",
+        # "will pay a minimum of [*] in cash", "pay a service fee of not less than two hundred dollars ($200)"
+        (r"\b(?:deliver(?:s|ed|ing)?|pay(?:s|ing)?)\b.{0,60}?" + _AT_LEAST + r"(?:(?:an\s+)?amount\s+(?:of|equal\s+to)\s+)?" + _COMMITTED_AMOUNT
+         + r"(?!\s*(?:%|percent))", 3),
+        # a sales threshold to keep a right: "fails to achieve annual revenues of $500,000", "achieve Net Sales of $5,000,000"
+        (r"\b(?:achiev|meet|reach|attain|generat)\w*\s+(?:\w+\s+){0,3}?(?:revenues?|sales|purchases|net\s+sales|sales\s+volume)\s+(?:of|equal\s+to|in\s+excess\s+of|exceeding)\s+(?:at\s+least\s+)?"
+         + _COMMITTED_AMOUNT, 3),
         # quota attainment: "meeting the Quotas", "fees equal to or greater than the Quota Amount"
         (r"\b(?:meet|achiev|satisf|attain|reach|greater\s+than|less\s+than)\w*\b.{0,40}?\bquotas?\b", 3),
         (r"\bminimum\s+(?:annual\s+)?(?:royalt(?:y|ies)|guarantee)|\bguaranteed\s+(?:fee|payment|royalt(?:y|ies))", 3),
+        # the least a court or a disclosure needs: "limited to the minimum extent necessary", "the minimum amount of information reasonably necessary"
+        (r"\bminimum\s+(?:amount|extent|degree)\b(?:\s+[\w']+){0,6}?\s+(?:(?:reasonably|strictly|legally)\s+)?(?:necessary|legally\s+required|required\s+(?:by|under)\b)", -3),
         # look-alikes: minimum insurance, how often a committee meets, service-level percentages
         (r"\binsur\w*|\bcoverage\b|\boccurrence\b|\bmeetings\b|\b(?:a|each|one|such|committee)\s+meeting\b|\bcommittee\b|\bavailability\b|\buptime\b|\bservice\s+levels?\b", -3),
     ], title=r"minimum|commitment|forecast"),
@@ -310,10 +323,11 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     "warranty_duration": ("warrant", "defect", "reject", "conform", "inspect", "discrepan", "accept", "meet", "comply", "damaged"),
     "liquidated_damages": ("liquidated", "credit", "penalt", "termination", "cancellation", "delay", "fee", "charge"),
     "liquidated_damages_clause": ("liquidated", "fee", "charge", "payment", "penalt", "delay"),
-    "minimum_commitment": ("target", "quota", "benchmark", "minimum", "take", "shortfall", "guaranteed", "committed", "at least", "less than"),
+    "minimum_commitment": ("target", "quota", "benchmark", "minimum", "take", "shortfall", "guaranteed", "committed", "at least", "less than",
+                           "achiev", "meet", "reach", "attain", "generat"),
     "confidentiality": ("confiden", "proprietary", "disclos", "divulg", "reveal"),
     "data_protection": ("personal", "privacy", "data", "breach", "security", "gdpr", "hipaa", "health", "incident"),
-    "renewal_notice": ("renew", "extend", "extension", "until terminated"),
+    "renewal_notice": ("renew", "extend", "extension", "until terminated", "automatically continu", "effect until", "effect thereafter until"),
     "change_of_control": ("control", "ownership", "merge", "acqui", "consolidat", "reorgani", "amalgamation", "substantially all", "majority", "fifty", "50"),
     "uncapped_carveout": ("liab", "limitation", "exceed", "damages"),
     "most_favored_nation": ("favo", "lowest", "best", "similarly", "other", "higher", "greater"),
