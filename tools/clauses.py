@@ -69,6 +69,13 @@ def _is_heading_only(sentence: str, title: str) -> bool:
     return len(sentence) <= len(title) + 16 or (sentence.isupper() and len(sentence) < 120)
 
 
+# a duration whose figure the filing blanked out: "[***] days", "[ * ] (***) months"
+_REDACTED_DURATION = re.compile(
+    r"(?:\[[^\]]{0,12}\]|\*{3,})\s*(?:\(\s*(?:\[[^\]]{0,12}\]|\*+)\s*\)\s*)?(?:business\s+|calendar\s+)?(?:days?|weeks?|months?|years?)\b",
+    re.IGNORECASE,
+)
+
+
 def score_sentence(detector: Detector, sentence: str, section_title: str = "") -> float:
     """The detector's score for one sentence (0 when its required words are absent, and for
     table-of-contents runs, which name clauses without stating them)."""
@@ -80,7 +87,7 @@ def score_sentence(detector: Detector, sentence: str, section_title: str = "") -
         return 0.0
     if detector.require is not None and not detector.require.search(sentence):
         return 0.0
-    if detector.needs_duration and not find_durations(sentence):
+    if detector.needs_duration and not find_durations(sentence) and not _REDACTED_DURATION.search(sentence):
         return 0.0
     score = sum(weight for pattern, weight in detector.rules if pattern.search(sentence))
     if score > 0 and detector.title is not None and section_title and detector.title.search(section_title):

@@ -19,7 +19,8 @@ _UNITS = {
 _SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000, "billion": 1_000_000_000}
 _WORD = r"(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fourty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|billion)"
 _DIGITS = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
-NUMBER = rf"(?:{_DIGITS}|{_WORD}(?:(?:\s+and\s+|[\s-]+){_WORD})*)(?:\s*\(\s*(?:{_DIGITS})\s*\))?"
+# the figure in brackets may be quoted: ninety ("90") days
+NUMBER = rf"(?:{_DIGITS}|{_WORD}(?:(?:\s+and\s+|[\s-]+){_WORD})*)(?:\s*\(\s*[\"“”']?(?:{_DIGITS})[\"“”']?\s*\))?"
 _NUMBER_RE = re.compile(NUMBER, re.IGNORECASE)
 
 _DURATION_RE = re.compile(
@@ -65,7 +66,7 @@ class Quantity:
 def parse_number(text: str) -> float | None:
     """The value of "thirty (30)", "one hundred and eighty", "1,000,000", "2.5"; None if none."""
     text = text.strip().lower()
-    paren = re.search(r"\(\s*([\d,]+(?:\.\d+)?)\s*\)", text)
+    paren = re.search(r"\(\s*[\"“”']?([\d,]+(?:\.\d+)?)[\"“”']?\s*\)", text)
     if paren:
         return float(paren.group(1).replace(",", ""))
     if re.fullmatch(_DIGITS, text):

@@ -27,3 +27,19 @@ def test_percents_money_and_multiples():
     assert [m.value for m in find_money("USD 2,000,000 per occurrence and $5 million aggregate")] == [2e6, 5e6]
     assert [m.value for m in find_money("one million dollars ($1,000,000)")] == [1e6]
     assert [m.value for m in find_multiples("two times the fees, or 3x, or twice")] == [2, 3, 2]
+
+
+def test_a_quoted_figure_in_brackets_is_read():
+    assert [d.days for d in find_durations('upon ninety ("90") days prior written notice')] == [90]
+    assert parse_number("sixty (“60”)") == 60
+
+
+def test_a_renewal_notice_with_a_blanked_out_period_is_still_a_candidate():
+    from tools.clauses import score_sentence
+    from tools.rules import DETECTORS
+
+    detector = DETECTORS["renewal_notice"]
+    sentence = ("This Agreement renews automatically for successive one-year terms unless either party gives written "
+                "notice of non-renewal at least [***] days prior to the end of the then-current term.")
+    assert score_sentence(detector, sentence) >= detector.threshold
+    assert score_sentence(detector, sentence.replace("[***] days", "some time")) == 0  # no period at all
