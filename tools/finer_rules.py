@@ -93,6 +93,11 @@ FINER: dict[str, Detector] = {
          r"|\b(?:assignment|transfer)\W{0,3}\s+(?:\w+\s+){0,6}?(?:deemed|considered)\s+to\s+include\b.{0,200}?\b(?:merger|consolidation|control|acqui\w+)", 3.5),
         # an employee's severance or "good reason" on the employer's takeover is no counterparty's consent or exit right
         (r"\b(?:severance|the\s+executive|good\s+reason)\b", -4),
+        # "a change in the shareholding structure of Party B", "Party B's shareholder or equity structure changes"
+        (r"\bchange\w*\s+(?:of|in|to)\s+(?:the\s+)?(?:\w+\s+){0,2}?(?:shareholders?|shareholding|equity|ownership)\s+structure\b"
+         r"|\b(?:shareholders?|shareholding|equity|ownership)\s+structure\s+(?:of\s+(?:\S+\s+){1,3}?)?(?:changes|is\s+changed|has\s+changed)\b", 3.5),
+        # a merger "in which such Party is not the surviving entity"
+        (r"\bnot\s+the\s+surviving\s+(?:entity|corporation|company|party)\b", 1),
     ], threshold=3.5),
     "uncapped_carveout": _d("uncapped_carveout", [
         (r"\b(?:except(?:ing)?|excluding|other\s+than|(?:shall|will)\s+not\s+apply|(?:does|do)\s+not\s+apply|exclusions?|notwithstanding|save\s+for|without\s+limit)\b", 1),

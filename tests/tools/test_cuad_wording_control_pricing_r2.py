@@ -19,6 +19,13 @@ def fires(detector_id: str, sentence: str) -> bool:
     # a party's takeover that lets the other end the contract
     ("change_of_control", "In the event of a change of control of the Distributor, the Supplier may terminate this Agreement "
                           "on thirty (30) days written notice."),
+    # a change in who holds a party's shares, said of its "shareholding structure"
+    ("change_of_control", "Either Party may terminate this Agreement by written notice if the shareholding structure of the "
+                          "other Party changes."),
+    ("change_of_control", "The Licensor may end this Agreement if there is a change in the equity structure of the Licensee."),
+    # a merger the party does not survive
+    ("change_of_control", "If a Party enters into a merger in which it is not the surviving entity and the survivor acquires "
+                          "all or substantially all of its assets, the survivor shall assume this Agreement."),
     # "warrants" the verb is not a warrant to buy shares
     ("most_favored_nation", "The Supplier warrants that the prices charged to the Buyer shall be no less favourable than the "
                             "prices charged to any other customer for like quantities."),
