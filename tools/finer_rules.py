@@ -114,6 +114,13 @@ FINER: dict[str, Detector] = {
         (r"\b(?:merger|consolidation|reorgani[sz]ation|change\s+(?:of|in)\s+(?:the\s+)?control|(?:sale|transfer)\s+of\s+(?:a\s+)?(?:majority|controlling|\w+\s+percent|stock|shares|voting))\b"
          r".{0,200}?\b(?:deemed|considered|constitute|treated\s+as)\s+(?:to\s+be\s+)?(?:an?\s+)?(?:assignment|transfer)"
          r"|\b(?:assignment|transfer)\W{0,3}\s+(?:\w+\s+){0,6}?(?:deemed|considered)\s+to\s+include\b.{0,200}?\b(?:merger|consolidation|control|acqui\w+)", 3.5),
+        # an employee's severance or "good reason" on the employer's takeover is no counterparty's consent or exit right
+        (r"\b(?:severance|the\s+executive|good\s+reason)\b", -4),
+        # "a change in the shareholding structure of Party B", "Party B's shareholder or equity structure changes"
+        (r"\bchange\w*\s+(?:of|in|to)\s+(?:the\s+)?(?:\w+\s+){0,2}?(?:shareholders?|shareholding|equity|ownership)\s+structure\b"
+         r"|\b(?:shareholders?|shareholding|equity|ownership)\s+structure\s+(?:of\s+(?:\S+\s+){1,3}?)?(?:changes|is\s+changed|has\s+changed)\b", 3.5),
+        # a merger "in which such Party is not the surviving entity"
+        (r"\bnot\s+the\s+surviving\s+(?:entity|corporation|company|party)\b", 1),
     ], threshold=3.5),
     "uncapped_carveout": _d("uncapped_carveout", [
         (r"\b(?:except(?:ing)?|excluding|other\s+than|(?:shall|will)\s+not\s+apply|(?:does|do)\s+not\s+apply|exclusions?|notwithstanding|save\s+for|without\s+limit)\b", 1),
@@ -210,8 +217,12 @@ FINER: dict[str, Detector] = {
         # "shall have the full benefit of any more favourable provisions", "offer Licensee such more favourable terms"
         (r"\b(?:benefit\s+of|entitled\s+to|receive|offer\w*\s+(?:to\s+)?\w+|extend\w*\s+(?:to\s+)?\w+|automatically)\s+(?:any\s+|such\s+|the\s+)?(?:\w+\s+)?"
          r"(?:more|most)\s+favou?rable\s+(?:terms?|provisions?|prices?|pricing|rates?|conditions?)", 3),
+        # a grant to others "on terms more favourable to the third party than those offered to" this party
+        (r"\b(?:terms|conditions|prices?|rates?)\s+(?:\w+\s+){0,2}?(?<!no\s)more\s+favou?rable\b.{0,60}?\bthan\b.{0,40}?\b(?:offered|granted|given|extended|available|provided)\s+to\b", 2),
         # dealings with affiliates "no less favourable than would be available from unaffiliated parties"
         (r"\bunaffiliated\b", -3),
+        # terms of a sale of shares or warrants (a right of first refusal, a lock-up), not of goods or services
+        (r"\b(?:shares|lock-?up|underwriters?|initial\s+public\s+offering)\b|\b(?:the|a|such|any)\s+warrants?\b|\bwarrants?\s+to\s+(?:purchase|acquire|subscribe)", -3),
     ]),
     "price_restrictions": _d("price_restrictions", [
         # (a cap on fees or expenses, "shall not exceed $50,000", is not a restriction on changing a price)
@@ -226,6 +237,8 @@ FINER: dict[str, Detector] = {
         (r"\b(?:not\s+(?:to\s+)?exceed|no\s+(?:more|greater)\s+than|not\s+more\s+than|in\s+excess\s+of)\s+(?:an?\s+)?(?:\S+\s+){0,3}?(?:percent|%)\s*(?:\S+\s+)?(?:increase|mark-?up)"
          r"|\b(?:increase|mark-?up)s?\s+(?:of\s+|by\s+)?(?:no|not)\s+(?:more|greater)\s+than\b|\bat\s+cost\s+without\s+(?:any\s+)?mark-?up", 3),
         (r"\bliquidated\s+damages\b|\bliabilit\w*\b", -3),
+        # the price of securities, not of goods or services: "the exercise price of the warrants shall not increase"
+        (r"\b(?:exercise|strike|conversion)\s+price\b|\b(?:the|a|such|any)\s+warrants?\b|\bwarrants?\s+to\s+(?:purchase|acquire|subscribe)|\bper\s+share\b", -3),
     ]),
     "post_termination_services": _d("post_termination_services", [
         (rf"\b(?:after|following|upon|subsequent\s+to|survive|beyond)\s+(?:the\s+)?(?:effective\s+date\s+of\s+)?(?:such\s+)?{_END}.{{0,200}}?\b(?:continue|transition|wind[\s-]down|provide|sell|deliver|co-?operat|assist|support|purchase|fulfil|complete|perform)\w*", 2.5),
