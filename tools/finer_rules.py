@@ -28,6 +28,10 @@ _END = (r"(?:termination|expiration|expiry|cancellation)\b(?!\s+of\s+(?!(?:this|
 # what a survival clause says of the terms it keeps alive
 _SURVIVES = r"\b(?:surviv\w*|continue\s+(?:to\s+(?:be\s+enforceable|be\s+binding|have\s+(?:binding\s+)?effect|govern)|in\s+(?:full\s+)?(?:force|effect)|until))"
 
+# what a party goes on doing after the end (the agent nouns "provider", "seller", "purchaser" are no act)
+_PTS_DOING = (r"(?:continue|transition|wind[\s-]down|provide|sell|deliver|co-?operat|assist|support|purchase|fulfil|complete|perform)\w*\b"
+              r"(?<!provider)(?<!providers)(?<!seller)(?<!sellers)(?<!purchaser)(?<!purchasers)")
+
 # shared with the playbook's non_compete detector
 NOT_COMPETE: list[tuple[str, float]] = [
     (r"(?<!whether\sor\s)\b(?:not|no|nor|refrain\s+from)\b.{0,300}?\b(?:compete\b|competes\b|competing\s+(?:with|products?|business|services)|competitive\s+with|which\s+(?:directly\s+|indirectly\s+)?compete|in\s+competition\s+with)", 3),
@@ -197,11 +201,13 @@ FINER: dict[str, Detector] = {
         (r"(?-i:\b(?:Termination|Cancellation|Early\s+Termination)\s+(?:Fee|Charge|Payment)s?\b)", 3),
         (r"\bpenalt(?:y|ies)\b", 1),
         (r"\bpay\w*\s+(?:a\s+|the\s+)?penalt(?:y|ies)\b|\bpre-?estimat\w*\s+of\s+(?:\w+\s+)?(?:damages|loss)", 2.5),
-        (r"\b(?:not|no|neither)\b.{0,40}?\b(?:liable|obligat\w*|responsible)\b.{0,30}?\b(?:for|to\s+pay)\s+(?:any\s+)?(?:termination|cancellation)\s+(?:fees?|charges?|payments?)", -3),
+        (r"\b(?:not|no|neither)\b.{0,40}?\b(?:liable|oblig\w*|responsible)\b.{0,30}?\b(?:for|to\s+pay)\s+(?:any\s+)?(?:termination|cancellation)\s+(?:fees?|charges?|payments?)", -3),
         (r"\b(?:without|no)\s+(?:any\s+)?(?:early\s+)?(?:termination|cancell?ation)\s+(?:fees?|charges?|payments?|penalt(?:y|ies))", -3),
         (r"\bfor\s+each\s+(?:day|week)\s+of\s+delay\b", 2),
         # a fee owed for ending early, however it is capitalised: "shall pay a termination fee of", "an early termination penalty"
         (r"\b(?:pay\w*|receive|entitled\s+to|owe)\b.{0,80}?\b(?:early\s+)?(?:termination|cancell?ation|exit|break[\s-]?up)\s+(?:fees?|charges?|payments?|penalt(?:y|ies))\b|\bearly\s+termination\s+penalt", 3),
+        # the fee named with its amount, without a verb of paying: "a termination payment equal to the annual fee"
+        (r"\b(?:termination|cancell?ation|exit|break[\s-]?up)\s+(?:fee|payment|charge|penalty)s?\s+(?:equal|of\b|in\s+the\s+amount|calculated|shall\s+be)", 3),
     ]),
     "most_favored_nation": _d("most_favored_nation", [
         (r"\bmost[\s-]favou?red\b", 3.5),
@@ -241,15 +247,18 @@ FINER: dict[str, Detector] = {
         (r"\b(?:exercise|strike|conversion)\s+price\b|\b(?:the|a|such|any)\s+warrants?\b|\bwarrants?\s+to\s+(?:purchase|acquire|subscribe)|\bper\s+share\b", -3),
     ]),
     "post_termination_services": _d("post_termination_services", [
-        (rf"\b(?:after|following|upon|subsequent\s+to|survive|beyond)\s+(?:the\s+)?(?:effective\s+date\s+of\s+)?(?:such\s+)?{_END}.{{0,200}}?\b(?:continue|transition|wind[\s-]down|provide|sell|deliver|co-?operat|assist|support|purchase|fulfil|complete|perform)\w*", 2.5),
-        (rf"\b(?:continue|transition|wind[\s-]down|provide|sell|deliver|co-?operat|assist|support|purchase|fulfil|complete|perform)\w*\b.{{0,200}}?\b(?:after|following|subsequent\s+to)\s+(?:the\s+)?(?:effective\s+date\s+of\s+)?(?:such\s+)?{_END}", 2.5),
+        (rf"\b(?:after|following|upon|subsequent\s+to|survive|beyond)\s+(?:the\s+)?(?:effective\s+date\s+of\s+)?(?:such\s+)?{_END}.{{0,200}}?\b{_PTS_DOING}", 2.5),
+        (rf"\b{_PTS_DOING}.{{0,200}}?\b(?:after|following|subsequent\s+to)\s+(?:the\s+)?(?:effective\s+date\s+of\s+)?(?:such\s+)?{_END}", 2.5),
         (r"\btransition\w*\s+(?:services?|assistance|period|plan|of\s+(?:the\s+)?(?:services|operations))\b|\bsuccessor\s+(?:servicer|provider|supplier|operator)\b", 2),
         # a transition counts when it follows the end of the contract, not a closing or a start-up
         (r"\btermination\s+assistance\b|^(?=[\s\S]*\b(?:terminat|expir|cancel))[\s\S]*\btransition\w*\s+(?:services?|assistance|period|plan|of\s+(?:the\s+)?(?:services|operations))\b", 1),
-        (rf"\b(?:upon|after|following|in\s+the\s+event\s+of)\s+(?:the\s+)?(?:any\s+)?{_END}.{{0,300}}?\b(?:shall|will|may|agrees?\s+to)\s+(?:\(?\w+\)?\s+){{0,3}}(?:continue|co-?operate|assist|transition|retain|purchase|compensate|refer|sell|dispose|return|deliver|transfer|pay|provide)", 3),
+        (rf"\b(?:upon|after|following|in\s+the\s+event\s+of)\s+(?:the\s+)?(?:any\s+)?{_END}.{{0,300}}?\b(?:shall|will|may|agrees?\s+to)\s+(?:\(?\w+\)?\s+){{0,3}}(?:continue|co-?operate|assist|transition|retain|purchase|compensate|refer|sell|dispose|return|deliver|transfer|pay|provide|perform|complete)", 3),
+        # a right that outlasts the end: "upon termination, X shall have a reasonable period to remove", "shall be entitled to sell"
+        (r"\b(?:terminat|expir)\w*\b.{0,200}?\b(?:shall|will|may)\s+(?:(?!not\b|no\b)\w+\s+){0,2}?(?:have|be\s+(?:entitled|permitted|allowed))\s+(?!no\b)(?:\w+\s+|\(\d+\)\s+){0,6}?"
+         r"to\s+(?:sell|use|remove|distribute|complete|dispose|market|fill|exhaust|deplete)\b", 3),
         (rf"\bshall\s+continue\b.{{0,150}}?\b(?:after|following|beyond)\s+(?:the\s+)?{_END}", 3),
         # "in the event that X terminates this Agreement ...", "if this Agreement is terminated by ...": what then continues or is owed
-        (r"\b(?:in\s+the\s+event\s+(?:that\s+)?|if\s+)(?:\(?\w+\)?\s+){0,6}?(?:terminates?\s+this\s+agreement|(?:is|are)\s+terminated)\b.{0,250}?\b(?:shall|will)\s+(?:(?!be\b)\w+\s+){0,2}?(?:retain|refer|continue|purchase|compensate|pay|provide|return|transfer|reimburse|notify)", 3),
+        (r"\b(?:in\s+the\s+event\s+(?:that\s+)?|if\s+)(?:\(?\w+\)?\s+){0,6}?(?:terminates?\s+this\s+agreement|(?:is|are)\s+terminated)\b.{0,250}?\b(?:shall|will)\s+(?:(?!be\b)\w+\s+){0,2}?(?:retain|refer|continue|purchase|compensate|pay|provide|return|transfer|reimburse|notify|deliver)", 3),
         (rf"\b(?:for\s+(?:a\s+period\s+of\s+)?|up\s+to\s+){_DUR}\b.{{0,40}}?\b(?:after|following)\b", 1),
         # "for twenty-four (24) months following termination of this Agreement, Licensee shall ..."
         # (a confidentiality term of that form is no service: kept out here, as the weights would not)
@@ -262,18 +271,21 @@ FINER: dict[str, Detector] = {
         (rf"\b(?:retain\w*|maintain\w*|preserve[sd]?|keep|kept)\b.{{0,150}}?\b(?:after|following)\s+(?:the\s+)?{_END}", 3),
         (r"\b(?:return|destroy)\w*\b.{0,80}?\bconfidential", -2),
         (r"\b(?:co-?operat\w*|assist\w*)\b.{0,100}?\b(?:transfer|transition|migrat\w*)\b|\borderly\s+(?:and\s+\w+\s+)?(?:transfer|transition|wind)", 3),
-        (r"\b(?:confidential\w*|non-?use|disclos\w*|proprietary\s+information|(?:business|trade)\s+secrets?)\b", -4),
+        # a confidentiality term that outlasts the contract repeats the end-of-term wordings above (up to 9): outweigh them
+        (r"\b(?:confidential\w*|non-?use|disclos\w*|proprietary\s+information|(?:business|trade)\s+secrets?)\b", -8),
         (r"\bor\s+destroy|\bdestroy\w*\s+or\b", -2),
         (r"\b(?:shall\s+not|neither\s+party\s+shall)\s+be\s+liable\b", -3),
         (r"\b(?:termination|end)\s+of\s+(?:the\s+|such\s+)?force\s+majeure\b", -3),
         # no-hire and non-solicitation covenants that outlast the contract
-        (r"\bsolicit\w*|\bhire\b|\bemployees\b|\bentice\b|\binterfere\w*", -2),
+        (r"\bsolicit\w*|\bhire\b|\bemployees\b|\bentice\b|\binterfere\w*|\bcircumvent\w*", -2),
         # an early-termination fee is a charge for ending, not an obligation after it
         (r"\b(?:early\s+)?termination\s+(?:charges?|fees?)\b", -2),
         # settling what was earned before the end is no post-termination obligation
         (r"\b(?:up\s+to(?:\s+and\s+including)?|prior\s+to|before)\s+(?:the\s+)?(?:effective\s+)?(?:date\s+of\s+(?:such\s+)?)?(?:termination|expiration|expiry)\b|\b(?:rendered|performed|incurred|accrued)\s+(?:\w+\s+){0,3}?(?:prior\s+to|before|up\s+to|through)\b|\b(?:then|already)\s+(?:due|owing|accrued)\b", -2),
         # a survival clause keeps terms alive; it promises no service ("Sections 5 and 7 shall survive")
         (rf"\b(?:(?:sections?|articles?|clauses?|paragraphs?)\s+\(?[\dIVX]|(?:this|these|such)\s+(?:sections?|articles?|clauses?|paragraphs?)\b)[\s\S]{{0,150}}?{_SURVIVES}|\b(?:rights\s+(?:and|or)\s+(?:obligations|remedies)|indemnif\w+\s+provisions)\b.{{0,100}}?{_SURVIVES}", -3),
+        # a table of contents entry ("10.1 Transition Assistance ........ 42") names the clause without stating it
+        (r"\.{5,}|(?:\.\s){5,}", -5),
     ]),
     "survival": _d("survival", [
         (rf"\b(?:surviv|continu|remain)\w*\b.{{0,150}}?\b{_DUR}\b.{{0,60}}?\b(?:after|following|beyond|from)\b.{{0,40}}?\b(?:termination|expiry|expiration|end)", 3),

@@ -246,11 +246,15 @@ DETECTORS: dict[str, Detector] = {
     "liquidated_damages": _d("liquidated_damages", [
         (r"\bliquidated\s+damages\b", 4),
         (r"\b(?:no|without\s+(?:any\s+)?)\s*(?:\w+\s+){0,2}(?:fee|charge|penalty)\b", -3),
+        # "shall not be liable for any termination charges" frees a party from the fee
+        (r"\b(?:not|neither)\b.{0,40}?\b(?:liable|oblig\w*|responsible)\b.{0,30}?\b(?:for|to\s+pay)\s+(?:any\s+)?(?:early\s+)?(?:termination|cancell?ation)\s+(?:fees?|charges?|payments?)", -3),
         (r"\bshall\s+credit\b|\bfor\s+each\s+(?:\w+\s+){0,2}(?:day|week)\s+of\s+delay\b", 3),
         (r"\bservice[\s-]level\s+credits?\b|\bservice\s+credits?\b", 3),
         (r"\b(?:early\s+)?(?:termination|cancellation)\s+(?:fee|charge|payment|penalty)s?\b", 3),
         (r"\bpenalt(?:y|ies)\b", 1.5),
         (r"\bnot\s+(?:be\s+)?(?:deemed\s+)?(?:a\s+)?penalty\b", 1),
+        # a credit for goods sent back is a refund, not damages: "shall credit the price of the returned Products"
+        (r"\bcredit\w*\b.{0,100}?\b(?:returned|defective|rejected|non-?conforming)\b|\b(?:return\w*|defective|rejected|non-?conforming)\b.{0,100}?\bcredit", -3),
     ], title=r"liquidated|service\s+level|credits"),
     "minimum_commitment": _d("minimum_commitment", [
         (r"\bminimum\s+(?:\S+\s+){0,3}?(?:purchases?|orders?|quantity|quantities|volumes?|commitments?|requirements?|amount|fees?|charges?|revenue|number|payments?|units|lots?|level)\b", 3),
