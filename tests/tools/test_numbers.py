@@ -39,7 +39,7 @@ def test_a_renewal_notice_with_a_blanked_out_period_is_still_a_candidate():
     from tools.rules import DETECTORS
 
     detector = DETECTORS["renewal_notice"]
-    sentence = ("This Agreement renews automatically for successive one-year terms unless either party gives written "
+    sentence = ("This Agreement renews automatically for successive renewal terms unless either party gives written "
                 "notice of non-renewal at least [***] days prior to the end of the then-current term.")
     assert score_sentence(detector, sentence) >= detector.threshold
     assert score_sentence(detector, sentence.replace("[***] days", "some time")) == 0  # no period at all
