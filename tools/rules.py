@@ -87,6 +87,10 @@ DETECTORS: dict[str, Detector] = {
         (rf"\b(?:giving|providing|upon)\b.{{0,60}}?\b{_DUR}\b.{{0,40}}?\bnotice\s+of\s+(?:its\s+)?(?:intent\w*\s+to\s+)?terminat", 3),
         (rf"{_ITEM}(?:without\s+cause|for\s+convenience|for\s+any\s+reason)\b", 3.5),
         (rf"{_ITEM}at\s+any\s+time\s+(?:upon|on|by|with|after)\b.{{0,80}}?\bnotice\b", 3),
+        # an enumerated alternative that is only a notice period, ending there: "... (i) upon thirty (30) days' prior written
+        # notice, or (ii) immediately if ...", "(ii) at any other time upon ninety (90) days' notice." (outweighs the other branch's grounds)
+        (rf"\((?:[ivx]+|[a-z]|\d+)\)\s+(?:at\s+any\s+(?:other\s+)?time\s+)?(?:upon|on|with|after|by\s+giving)\s+(?:at\s+least\s+|not\s+less\s+than\s+|no\s+less\s+than\s+)?"
+         rf"(?:{_DUR}|\[\*+\])\W+(?:\w+\s+){{0,3}}?notice(?:\s+of\s+(?:\w+\s+)?termination|\s+to\s+the\s+other\s+part(?:y|ies)(?:\s+hereto)?)?\s*(?:[;.]|,?\s+or\b|$)", 4.5),
         # "at any time upon ninety (90) days' notice"
         (rf"\bat\s+any\s+(?:other\s+)?time\s+(?:upon|on|by|with|after)\s+(?:giving\s+|providing\s+)?(?:at\s+least\s+|not\s+less\s+than\s+|no\s+less\s+than\s+)?(?:{_DUR}|\[\*+\])\b.{{0,40}}?\bnotice", 3),
         # a bare right to end on notice, nothing after it: "may terminate this Agreement upon written notice to the other party."
@@ -267,6 +271,8 @@ DETECTORS: dict[str, Detector] = {
         (r"\bnon-?binding\b", -1),
         # "no guarantee that any minimum ...", "nothing ... obligates a Party to purchase any minimum"
         (r"\bno\s+guarantee\b|\bnothing\b.{0,80}?\bobligat\w*\b", -3),
+        # "an annual minimum", "a monthly minimum of [*] page views"
+        (r"\b(?:annual|monthly|quarterly|yearly)\s+minimum\b", 2),
         # an amount per period: "not less than forty (40) episodes per year", "at least $[*] in each calendar quarter"
         (_AT_LEAST + _COMMITTED_AMOUNT + _PER_PERIOD, 3),
         # "guarantees to purchase a minimum of 10,000 units", "a minimum of 13,000,000 impressions"
