@@ -186,12 +186,20 @@ FINER: dict[str, Detector] = {
         (r"\b(?:not|no)\s+(?:\w+\s+){0,4}?(?:have|obtain|acquire|create|right\s+to)\s+(?:any\s+|an\s+)?exclusiv", -3),
         (r"\bmeans\b", -1.5),
         (r"\bexclusive\s+remedy\b|\bsole\s+(?:and\s+exclusive\s+)?remedy\b", -3),
+        # a recital ("WHEREAS, X desires to acquire the exclusive right ...") tells the background, it grants nothing
+        (r"^.{0,40}?\bWHEREAS\b", -3),
     ], title=r"exclusiv"),
     "compete_restriction": _d("compete_restriction", [
         *NOT_COMPETE,
         # a representation that no other agreement restricts a party, or a definition, is not the covenant
         (r"\b(?:not|neither|nor)\b.{0,80}?\b(?:subject\s+to|party\s+to|bound\s+by|under)\s+any\b|\b(?:breach|violat\w*|conflict\s+with)\s+any\s+(?:\w+\s+){0,4}?(?:agreements?|obligations?|covenants?)\b", -3),
         (r"(?<!by )\bmeans\b|\bshall\s+mean\b", -4),
+        # "during the Term, neither Party shall, directly or indirectly, develop or commercialize any product ...",
+        # "throughout the Term ... shall not, either by itself or through a Third Party, sell ...": a ban on a line
+        # of business for a time, no competitor named (without the time, a limit on the licensed products' use)
+        (r"^(?=.*\b(?:during|throughout)\s+the\s+(?:term|period)\b|.*\bfor\s+a\s+period\s+of\b).*?\b(?:not|no|nor|neither)\b(?!\s+limited\b).{0,80}?\b(?:directly\s+or\s+indirectly|(?:either\s+)?(?:by\s+)?itself\s+or\s+(?:with\s+or\s+)?through"
+         r"|independently\s+or\s+(?:with|through))\b.{0,120}?\b(?:research|develop|manufactur|commerciali[sz]|sell|market|distribut|promot)\w*\b.{0,120}?"
+         r"\b(?:any|other)\s+(?:[\w-]+\s+){0,4}?(?:products?|compounds?|business)\b", 3),
         # a sentence that opens "Nothing in this Agreement shall preclude ..." grants a freedom (a
         # covenant's closing "save that nothing ... shall prevent" proviso does not)
         (r"^\W*(?:[\d.]+\s+|\([a-z\d]+\)\s+)?(?:[\w-]+[\s,]+){0,5}?nothing\b.{0,80}?\b(?:shall|will)\s+(?:\w+\s+){0,2}?(?:prevent|restrict|preclude|prohibit|limit|impair)|\bnot\s+serve\s+to\s+(?:impair|limit|restrict)", -6),

@@ -328,7 +328,7 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     "exclusivity": _EXCLUSIVITY_WORDS + ("free", "may", "entitled"),
     "exclusivity_grant": _EXCLUSIVITY_WORDS + ("similar", "anyone"),
     "non_compete": ("compet", "solicit", "engage", "business", "trade", "similar"),
-    "compete_restriction": ("compet", "engage", "business", "trade", "similar"),
+    "compete_restriction": ("compet", "engage", "business", "trade", "similar", "directly or indirectly", "itself or", "independently or"),
     "warranty": ("warrant", "defect", "specification", "as is", "as-is"),
     "warranty_duration": ("warrant", "defect", "reject", "conform", "inspect", "discrepan", "accept", "meet", "comply", "damaged"),
     "liquidated_damages": ("liquidated", "credit", "penalt", "termination", "cancellation", "delay", "fee", "charge"),
