@@ -1,0 +1,41 @@
+"""Round-3 wordings of post-termination services and liquidated damages the detectors must read,
+and the look-alikes they must pass over (synthetic sentences)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tools.clauses import score_sentence
+from tools.rules import DETECTORS
+
+
+def fires(detector_id: str, sentence: str) -> bool:
+    detector = DETECTORS[detector_id]
+    return score_sentence(detector, sentence) >= detector.threshold
+
+
+@pytest.mark.parametrize("sentence", [
+    # a passive sell-off, and the end written as "the date of termination"
+    "Any Licensed Articles made before the end of the term may be sold by the Licensee during the sixty (60) day "
+    "period following the date of termination.",
+    "The Vendor shall continue to supply spare parts for two years after the date of expiration.",
+])
+def test_post_termination_wordings_r3(sentence):
+    assert fires("post_termination_services", sentence)
+
+
+@pytest.mark.parametrize("sentence", [
+    # a sale before the end is no obligation after it
+    "Products sold before the date of termination shall be invoiced at the prices then in force.",
+])
+def test_post_termination_lookalikes_r3(sentence):
+    assert not fires("post_termination_services", sentence)
+
+
+def test_termination_fee_is_read_when_it_is_owed():
+    assert fires("liquidated_damages_clause", "The Customer shall pay the Termination Fee set out in Schedule B.")
+
+
+def test_capitalised_termination_fee_alone_is_not_a_damages_clause():
+    # a defined term merely named (a heading, a cross-reference) states no sum owed
+    assert not fires("liquidated_damages_clause", "The Termination Fee is described in Schedule B.")
