@@ -310,6 +310,8 @@ FINER: dict[str, Detector] = {
         (r"\b(?:receipt|delivery|arrival|discover\w*|shipment|made\s+available)\b", 0.5),
         (r"\b(?:(?:dis)?approve|accept|confirm)\s+or\s+reject|\breject\w*\s+(?:any\s+|each\s+|the\s+|such\s+)?(?:purchase\s+)?orders?\b|\bpurchase\s+orders?\b|\b(?:promotional|advertising|marketing)\b", -2),
         (r"\binspection\s+period\b", 3),
+        # goods delivered with a guaranteed remaining shelf life: "a remaining shelf life of at least twelve (12) months"
+        (rf"\bshelf[\s-]life\b.{{0,60}}?\b(?:at\s+least|not\s+less\s+than|no\s+less\s+than|(?:a\s+)?minimum\s+(?:of\s+)?)\s*(?:{_DUR}|\d+\s*%)", 3),
         # the general representations and warranties of the parties, their survival and the
         # cure period of their breach, are no warranty against defects
         (r"\brepresentations?\s*(?:,\s*|\s+(?:and|or|and/or)\s+)(?:\w+\s+)?warrant(?:y|ies)\b", -2),

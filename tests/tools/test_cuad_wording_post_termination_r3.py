@@ -39,3 +39,13 @@ def test_termination_fee_is_read_when_it_is_owed():
 def test_capitalised_termination_fee_alone_is_not_a_damages_clause():
     # a defined term merely named (a heading, a cross-reference) states no sum owed
     assert not fires("liquidated_damages_clause", "The Termination Fee is described in Schedule B.")
+
+
+@pytest.mark.parametrize("sentence, expected", [
+    ("All Products delivered to the Distributor shall have a remaining shelf life of at least twelve (12) months.", True),
+    ("Each batch shall have, on delivery, a shelf-life of not less than eighteen (18) months.", True),
+    # the shelf life merely mentioned, with no length promised
+    ("The shelf life of each Product shall be printed on its label.", False),
+])
+def test_guaranteed_shelf_life_is_a_warranty_duration(sentence, expected):
+    assert fires("warranty_duration", sentence) is expected
