@@ -275,7 +275,6 @@ FINER: dict[str, Detector] = {
         (r"\b(?:confidential\w*|non-?use|disclos\w*|proprietary\s+information|(?:business|trade)\s+secrets?)\b", -8),
         (r"\bor\s+destroy|\bdestroy\w*\s+or\b", -2),
         (r"\b(?:shall\s+not|neither\s+party\s+shall)\s+be\s+liable\b", -3),
-        (r"\b(?:termination|end)\s+of\s+(?:the\s+|such\s+)?force\s+majeure\b", -3),
         # no-hire and non-solicitation covenants that outlast the contract
         (r"\bsolicit\w*|\bhire\b|\bemployees\b|\bentice\b|\binterfere\w*|\bcircumvent\w*", -2),
         # an early-termination fee is a charge for ending, not an obligation after it

@@ -27,6 +27,9 @@ def test_post_termination_wordings_r3(sentence):
 @pytest.mark.parametrize("sentence", [
     # a sale before the end is no obligation after it
     "Products sold before the date of termination shall be invoiced at the prices then in force.",
+    # the end of a force majeure event, not of the contract (read by the contract-end wording itself)
+    "Upon the termination of such force majeure event, the affected party shall promptly resume performance and "
+    "continue to deliver the Products.",
 ])
 def test_post_termination_lookalikes_r3(sentence):
     assert not fires("post_termination_services", sentence)
