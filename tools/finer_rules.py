@@ -28,8 +28,9 @@ _END = (r"(?:termination|expiration|expiry|cancellation)\b(?!\s+of\s+(?!(?:this|
 # what a survival clause says of the terms it keeps alive
 _SURVIVES = r"\b(?:surviv\w*|continue\s+(?:to\s+(?:be\s+enforceable|be\s+binding|have\s+(?:binding\s+)?effect|govern)|in\s+(?:full\s+)?(?:force|effect)|until))"
 
-# what a party goes on doing after the end (the agent nouns "provider", "seller", "purchaser" are no act)
-_PTS_DOING = (r"(?:continue|transition|wind[\s-]down|provide|sell|deliver|co-?operat|assist|support|purchase|fulfil|complete|perform)\w*\b"
+# what a party goes on doing after the end, also passive ("stock may be sold during the 90 days following the date of
+# termination"); the agent nouns "provider", "seller", "purchaser" are no act
+_PTS_DOING = (r"(?:continue|transition|wind[\s-]down|provide|sell|sold|deliver|co-?operat|assist|support|purchase|fulfil|complete|perform)\w*\b"
               r"(?<!provider)(?<!providers)(?<!seller)(?<!sellers)(?<!purchaser)(?<!purchasers)")
 
 # shared with the playbook's non_compete detector
@@ -206,7 +207,6 @@ FINER: dict[str, Detector] = {
     ]),
     "liquidated_damages_clause": _d("liquidated_damages_clause", [
         (r"\bliquidated\s+damages\b", 3.5),
-        (r"(?-i:\b(?:Termination|Cancellation|Early\s+Termination)\s+(?:Fee|Charge|Payment)s?\b)", 3),
         (r"\bpenalt(?:y|ies)\b", 1),
         (r"\bpay\w*\s+(?:a\s+|the\s+)?penalt(?:y|ies)\b|\bpre-?estimat\w*\s+of\s+(?:\w+\s+)?(?:damages|loss)", 2.5),
         (r"\b(?:not|no|neither)\b.{0,40}?\b(?:liable|oblig\w*|responsible)\b.{0,30}?\b(?:for|to\s+pay)\s+(?:any\s+)?(?:termination|cancellation)\s+(?:fees?|charges?|payments?)", -3),
@@ -255,8 +255,8 @@ FINER: dict[str, Detector] = {
         (r"\b(?:exercise|strike|conversion)\s+price\b|\b(?:the|a|such|any)\s+warrants?\b|\bwarrants?\s+to\s+(?:purchase|acquire|subscribe)|\bper\s+share\b", -3),
     ]),
     "post_termination_services": _d("post_termination_services", [
-        (rf"\b(?:after|following|upon|subsequent\s+to|survive|beyond)\s+(?:the\s+)?(?:effective\s+date\s+of\s+)?(?:such\s+)?{_END}.{{0,200}}?\b{_PTS_DOING}", 2.5),
-        (rf"\b{_PTS_DOING}.{{0,200}}?\b(?:after|following|subsequent\s+to)\s+(?:the\s+)?(?:effective\s+date\s+of\s+)?(?:such\s+)?{_END}", 2.5),
+        (rf"\b(?:after|following|upon|subsequent\s+to|survive|beyond)\s+(?:the\s+)?(?:(?:effective\s+)?date\s+of\s+)?(?:such\s+)?{_END}.{{0,200}}?\b{_PTS_DOING}", 2.5),
+        (rf"\b{_PTS_DOING}.{{0,200}}?\b(?:after|following|subsequent\s+to)\s+(?:the\s+)?(?:(?:effective\s+)?date\s+of\s+)?(?:such\s+)?{_END}", 2.5),
         (r"\btransition\w*\s+(?:services?|assistance|period|plan|of\s+(?:the\s+)?(?:services|operations))\b|\bsuccessor\s+(?:servicer|provider|supplier|operator)\b", 2),
         # a transition counts when it follows the end of the contract, not a closing or a start-up
         (r"\btermination\s+assistance\b|^(?=[\s\S]*\b(?:terminat|expir|cancel))[\s\S]*\btransition\w*\s+(?:services?|assistance|period|plan|of\s+(?:the\s+)?(?:services|operations))\b", 1),
@@ -283,7 +283,6 @@ FINER: dict[str, Detector] = {
         (r"\b(?:confidential\w*|non-?use|disclos\w*|proprietary\s+information|(?:business|trade)\s+secrets?)\b", -8),
         (r"\bor\s+destroy|\bdestroy\w*\s+or\b", -2),
         (r"\b(?:shall\s+not|neither\s+party\s+shall)\s+be\s+liable\b", -3),
-        (r"\b(?:termination|end)\s+of\s+(?:the\s+|such\s+)?force\s+majeure\b", -3),
         # no-hire and non-solicitation covenants that outlast the contract
         (r"\bsolicit\w*|\bhire\b|\bemployees\b|\bentice\b|\binterfere\w*|\bcircumvent\w*", -2),
         # an early-termination fee is a charge for ending, not an obligation after it
@@ -318,6 +317,8 @@ FINER: dict[str, Detector] = {
         (r"\b(?:receipt|delivery|arrival|discover\w*|shipment|made\s+available)\b", 0.5),
         (r"\b(?:(?:dis)?approve|accept|confirm)\s+or\s+reject|\breject\w*\s+(?:any\s+|each\s+|the\s+|such\s+)?(?:purchase\s+)?orders?\b|\bpurchase\s+orders?\b|\b(?:promotional|advertising|marketing)\b", -2),
         (r"\binspection\s+period\b", 3),
+        # goods delivered with a guaranteed remaining shelf life: "a remaining shelf life of at least twelve (12) months"
+        (rf"\bshelf[\s-]life\b.{{0,60}}?\b(?:at\s+least|not\s+less\s+than|no\s+less\s+than|(?:a\s+)?minimum\s+(?:of\s+)?)\s*(?:{_DUR}|\d+\s*%)", 3),
         # the general representations and warranties of the parties, their survival and the
         # cure period of their breach, are no warranty against defects
         (r"\brepresentations?\s*(?:,\s*|\s+(?:and|or|and/or)\s+)(?:\w+\s+)?warrant(?:y|ies)\b", -2),

@@ -330,7 +330,7 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     "non_compete": ("compet", "solicit", "engage", "business", "trade", "similar"),
     "compete_restriction": ("compet", "engage", "business", "trade", "similar", "directly or indirectly", "itself or", "independently or"),
     "warranty": ("warrant", "defect", "specification", "as is", "as-is"),
-    "warranty_duration": ("warrant", "defect", "reject", "conform", "inspect", "discrepan", "accept", "meet", "comply", "damaged"),
+    "warranty_duration": ("warrant", "defect", "reject", "conform", "inspect", "discrepan", "accept", "meet", "comply", "damaged", "shelf"),
     "liquidated_damages": ("liquidated", "credit", "penalt", "termination", "cancellation", "delay", "fee", "charge"),
     "liquidated_damages_clause": ("liquidated", "fee", "charge", "payment", "penalt", "delay"),
     "minimum_commitment": ("target", "quota", "benchmark", "minimum", "take", "shortfall", "guaranteed", "committed", "at least", "less than",
