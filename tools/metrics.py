@@ -114,6 +114,7 @@ def notice_days(m: Metric, text: str) -> Judgement:
 # ---------------------------------------------------------------- renewal
 _NOTICE_CUE = _rx(r"^\W*(?:[\w']+\W+){0,5}?(?:prior\b|before|preceding|in\s+advance|following\s+the\s+renewal\s+notice)")
 _RENEW_CUE = _rx(r"\b(?:renew\w*|extend\w*|extension|successive|additional|consecutive|further|subsequent)\b[^.;]{0,40}$")
+_NOTICE_WORDS = _rx(r"^\W*(?:[\w']+\W+){0,2}?(?:notice|notification)\b")
 _AUTO = _rx(r"\b(?:automatic(?:ally)?|auto-?)\s*(?:renew|extend|be\s+renewed|be\s+extended|renewal|extension)|\bunless\b.{0,120}?\b(?:notice|notif|notify)|\bevergreen\b|\bshall\s+(?:be\s+)?(?:renew|extend)\w*\s+for\b")
 
 
@@ -130,6 +131,12 @@ def extract_renewal(text: str) -> tuple[float | None, float | None]:
             term = d.months
         elif term is None and _rx(r"^\s*(?:each|periods?|terms?|increments?|renewal)").search(after) and _rx(r"renew|extend|extension").search(text):
             term = d.months
+    if notice is None:
+        # no "prior to the end" cue: "... unless terminated upon thirty (30) days' written notice"
+        for d in find_durations(text):
+            if _NOTICE_WORDS.search(text[d.end : d.end + 40]):
+                notice = d.days
+                break
     if term is None and _rx(r"renew|extend|extension|continue").search(text):
         # periods named by a word rather than a number: "renew automatically each year", "monthly periods"
         if _rx(r"\b(?:each|every|per)\s+(?:calendar\s+|contract\s+)?year\b|\bannual(?:ly)?\b|\byearly\b|\byear[\s-]to[\s-]year\b").search(text):

@@ -119,3 +119,12 @@ def test_several_labelled_jurisdictions_must_all_be_named():
 def test_table_of_contents_lines_state_no_clause(toc_line):
     assert "Change Of Control" not in found(toc_line)
     assert "Anti-Assignment" not in found(toc_line)
+
+
+def test_a_renewal_notice_without_a_prior_to_cue_is_read():
+    text = ("This Agreement renews automatically for consecutive one (1) year periods thereafter unless terminated "
+            "upon thirty (30) days' written notice to the other party.")
+    assert extract_renewal(text) == (30.0, 12.0)
+    # a period that is not followed by the word notice is not a notice period
+    assert extract_renewal("This Agreement renews automatically for one (1) year periods unless ended within "
+                           "ten (10) days of a price change.")[0] is None
