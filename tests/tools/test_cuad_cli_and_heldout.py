@@ -114,6 +114,9 @@ def test_heldout_builder_keeps_supplier_types_and_leaves_out_the_dev_set(tmp_pat
     assert sorted(p.name for p in (out / "contracts").iterdir()) == sorted(r["file"] for r in rows)
     halves = [builder.build(release, tmp_path / f"h{h}", dev, half=h) for h in (1, 2)]
     assert sum(sum(c.values()) for c in halves) == 2  # the halves split the folder without overlap
+    other = builder.build(release, tmp_path / "other", dev, other=True)
+    assert other == {"Endorsement": 1}  # the non-supplier tuning set shares no contract with the held-out one
+    assert [p.name for p in (tmp_path / "other" / "contracts").iterdir()] == ["BrandCo-ENDORSEMENT AGREEMENT.txt"]
 
 
 def test_heldout_builder_reads_the_type_from_the_name_without_the_pdf_tree():
