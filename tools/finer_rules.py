@@ -69,6 +69,19 @@ EXCLUSIVE_OWNERSHIP = (r"\bexclusive\s+(?:rights?\s+of\s+)?(?:ownership|owner|pr
                         r"|determine|decide|select|approve|designate|remove|replace|change)"
                         r"|\bowns?\s+(?:the\s+)?(?:sole\s+and\s+)?exclusive\b|\bexclusive\s+rights?\s+(?:and\s+interests?\s+)?(?:of|in)\s+(?:the\s+|all\s+)?(?:\w+\s+){0,2}?"
                         r"(?:intellectual|rights|ownership|title|patents?|trademarks?|marks|copyrights?)\b")
+# wording both exclusivity detectors (the playbook's and CUAD's exclusivity_grant) score alike
+EXCLUSIVE_DEALING: list[tuple[str, float]] = [
+    # (not "only Vendor Personnel": a role word before a capitalised noun names a defined group)
+    (r"\b(?:sole|only)\s+(?:and\s+exclusive\s+)?(?:supplier|source|provider|distributor|reseller|vendor|manufacturer|agent|dealer)(?!\s+(?-i:[A-Z][a-z]))", 3),
+    (r"\b(?:purchase|buy|order|source|obtain|sell|distribute|supply|market)\w*\b.{0,200}?\bexclusively\s+(?:from|through|to|with)\b", 3),
+    (r"\b(?:purchase|buy|order|source|obtain)\w*\s+(?:all\s+of\s+)?(?:its|their)\s+(?:entire|total|full)\s+requirements\b", 3),
+    (r"\bexclusivity\b", 2.5),
+    (r"\b(?:purchase|buy|order|source|obtain)\w*\b.{0,60}?\b(?:all|100%|one\s+hundred\s+percent|entire)\s+(?:\(100%\)\s+)?(?:of\s+)?(?:its|their|the\s+\w+'s|\w+'s)\s+(?:\w+\s+){0,3}(?:requirements|needs)\b", 3),
+    (EXCLUSIVE_OWNERSHIP, -3),
+    (r"\bexclusive\s+remedy\b|\bsole\s+(?:and\s+exclusive\s+)?remedy\b", -3),
+]
+# a warrant to buy shares, not a warranty: "the Warrants", "a warrant to purchase common stock"
+_SECURITY_WARRANT = r"\b(?:the|a|such|any)\s+warrants?\b|\bwarrants?\s+to\s+(?:purchase|acquire|subscribe)"
 # "exclusive <up to four naming words> partner": the role a party is given alone
 NAMING_WORDS = r"(?:(?!(?:of|the|to|for|in|and|or|with|by|remedy|remedies|jurisdiction|benefit|property|ownership)\b)[\w/()&-]+\s+)"
 _EXCLUSIVE = r"\bexclusive(?<!non-exclusive)(?<!non exclusive)(?<!non- exclusive)"  # "non-exclusive" is scored apart
@@ -149,24 +162,19 @@ FINER: dict[str, Detector] = {
          r".*\b(?:death|personal\s+injury|gross(?:ly)?\s+negligen|wil(?:l)?ful\s+misconduct|bad\s+faith|misfeasance)", -2),
     ], require=r"liab|limitation|exceed|damages", threshold=3.5),
     "exclusivity_grant": _d("exclusivity_grant", [
+        *EXCLUSIVE_DEALING,
         (r"\bexclusive\s+(?:\w+\s+)?(?:right|license|licence|distributor|supplier|provider|reseller|basis|agent|dealer|manufacturer|source|partner|territory|purchase|supply|dealing|appointment|distributorship|dealership|agency|in\s+the\s+territory)", 3),
         # "the exclusive integrated online insurance provider", "its exclusive and sole partner"
         (rf"{_EXCLUSIVE}\s+(?:and\s+sole\s+)?{NAMING_WORDS}{{1,4}}{EXCLUSIVE_ROLE}", 3),
         # "an exclusive, worldwide, royalty-free license", "a perpetual, irrevocable, exclusive and sublicensable
         # right", "an exclusive (save for rights reserved to Licensor), non-transferable license"
         (rf"{_EXCLUSIVE}\s*(?:\([^)]{{0,120}}\)\s*)?(?:,|\band\b)\s*(?:(?:[\w-]+|\([^)]{{0,80}}\))(?:\s*,\s*|\s+and\s+|\s+)){{0,10}}?(?:licen[cs]e|right|distribution)", 4.5),
-        # (not "only Vendor Personnel": a role word before a capitalised noun names a defined group)
-        (r"\b(?:sole|only)\s+(?:and\s+exclusive\s+)?(?:supplier|source|provider|distributor|reseller|vendor|manufacturer|agent|dealer)(?!\s+(?-i:[A-Z][a-z]))", 3),
-        (r"\b(?:purchase|buy|order|source|obtain|sell|distribute|supply|market)\w*\b.{0,200}?\bexclusively\s+(?:from|through|to|with)\b", 3),
         # "will provide the services exclusively, ..." (the phrase ends with "exclusively")
         (r"\b(?:provid|supply|suppli|sell|distribut|market|manufactur|perform)\w*\s+(?:[\w-]+\s+){0,3}?exclusively\s*(?:[,;.]|$)", 3),
         # "agrees not to provide delivery services for any other provider of ...", "not to sell to any other distributor"
         (r"\bnot\b.{0,60}?\b(?:provid|sell|supply|render|perform)\w*\b.{0,80}?\b(?:for|to)\s+any\s+other\s+(?:[\w-]+\s+){0,2}?"
          r"(?:providers?|suppliers?|distributors?|resellers?|vendors?|manufacturers?|customers?|purchasers?|buyers?)\b", 3),
-        (r"\b(?:purchase|buy|order|source|obtain)\w*\s+(?:all\s+of\s+)?(?:its|their)\s+(?:entire|total|full)\s+requirements\b", 3),
-        (r"\bexclusivity\b", 2.5),
         (r"\b(?:not|no)\b.{0,40}?\b(?:appoint|engage|purchase|buy|source|obtain|use)\b.{0,80}?\b(?:other|additional|any\s+third|alternative)\b\s+(?:[\w-]+\s+){0,4}?(?:distributors?|suppliers?|providers?|resellers?|vendors?|sources?|manufacturers?)", 3),
-        (r"\b(?:purchase|buy|order|source|obtain)\w*\b.{0,60}?\b(?:all|100%|one\s+hundred\s+percent|entire)\s+(?:\(100%\)\s+)?(?:of\s+)?(?:its|their|the\s+\w+'s|\w+'s)\s+(?:\w+\s+){0,3}(?:requirements|needs)\b", 3),
         # "agrees not to grant the right to use ... to anyone other than Company", "will not grant any
         # further licenses to third parties"
         (r"\b(?:(?:will|shall|agrees?\s+)\s*not|nor\s+will\s+\w+|not\s+be)\s+(?:\w+\s+){0,3}?grant(?:ed)?\b.{0,120}?"
@@ -182,11 +190,9 @@ FINER: dict[str, Detector] = {
         (r"\bnot\b.{0,60}?\b(?:enter\s+into|establish|engage\s+in)\b.{0,80}?\b(?:same\s+or\s+(?:substantially\s+)?similar|identical\s+(?:with|to)\s+or\s+similar)\b", 3),
         (r"\bnon[\s-]*exclusiv\w*", -3),
         (r"\bsubject\s+exclusively\b|\bexclusively\s+(?:to|by)\s+the\s+terms\b|\bnor\s+does\s+it\s+create\b", -3),
-        (EXCLUSIVE_OWNERSHIP, -3),
         # "does not and will not have exclusive rights", "has no right to any exclusive territory"
         (r"\b(?:not|no)\s+(?:\w+\s+){0,4}?(?:have|obtain|acquire|create|right\s+to)\s+(?:any\s+|an\s+)?exclusiv", -3),
         (r"\bmeans\b", -1.5),
-        (r"\bexclusive\s+remedy\b|\bsole\s+(?:and\s+exclusive\s+)?remedy\b", -3),
         # a recital ("WHEREAS, X desires to acquire the exclusive right ...") tells the background, it grants nothing
         (r"^.{0,40}?\bWHEREAS\b", -3),
     ], title=r"exclusiv"),
@@ -236,7 +242,7 @@ FINER: dict[str, Detector] = {
         # dealings with affiliates "no less favourable than would be available from unaffiliated parties"
         (r"\bunaffiliated\b", -3),
         # terms of a sale of shares or warrants (a right of first refusal, a lock-up), not of goods or services
-        (r"\b(?:shares|lock-?up|underwriters?|initial\s+public\s+offering)\b|\b(?:the|a|such|any)\s+warrants?\b|\bwarrants?\s+to\s+(?:purchase|acquire|subscribe)", -3),
+        (rf"\b(?:shares|lock-?up|underwriters?|initial\s+public\s+offering)\b|{_SECURITY_WARRANT}", -3),
     ]),
     "price_restrictions": _d("price_restrictions", [
         # (a cap on fees or expenses, "shall not exceed $50,000", is not a restriction on changing a price)
@@ -252,7 +258,7 @@ FINER: dict[str, Detector] = {
          r"|\b(?:increase|mark-?up)s?\s+(?:of\s+|by\s+)?(?:no|not)\s+(?:more|greater)\s+than\b|\bat\s+cost\s+without\s+(?:any\s+)?mark-?up", 3),
         (r"\bliquidated\s+damages\b|\bliabilit\w*\b", -3),
         # the price of securities, not of goods or services: "the exercise price of the warrants shall not increase"
-        (r"\b(?:exercise|strike|conversion)\s+price\b|\b(?:the|a|such|any)\s+warrants?\b|\bwarrants?\s+to\s+(?:purchase|acquire|subscribe)|\bper\s+share\b", -3),
+        (rf"\b(?:exercise|strike|conversion)\s+price\b|{_SECURITY_WARRANT}|\bper\s+share\b", -3),
     ]),
     "post_termination_services": _d("post_termination_services", [
         (rf"\b(?:after|following|upon|subsequent\s+to|survive|beyond)\s+(?:the\s+)?(?:(?:effective\s+)?date\s+of\s+)?(?:such\s+)?{_END}.{{0,200}}?\b{_PTS_DOING}", 2.5),

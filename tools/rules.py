@@ -11,7 +11,7 @@ from dataclasses import replace
 from tools.detector import DUR as _DUR
 from tools.detector import Detector
 from tools.detector import detector as _d
-from tools.finer_rules import EXCLUSIVE_OWNERSHIP, EXCLUSIVE_ROLE, FINER, NAMING_WORDS, NOT_COMPETE
+from tools.finer_rules import EXCLUSIVE_DEALING, EXCLUSIVE_ROLE, FINER, NAMING_WORDS, NOT_COMPETE
 
 _BREACH = r"\b(?:breach|default|insolven|bankrupt|violat|cur(?:e|ed|ing)\b|fails?\s+(?:\w+\s+)?to|failure\s+to|(?<!without )(?<!non-)cause\b(?!\s+to)|material\s+adverse)"
 # "may terminate", "may, in its sole discretion, terminate", "shall be entitled, at its option, to terminate",
@@ -214,22 +214,15 @@ DETECTORS: dict[str, Detector] = {
         (r"\b(?:permit|allow)\w*\b.{0,150}?\b(?:enter|visit)\w*\b.{0,100}?\b(?:premises|facilit\w+|plants?|sites?)\b.{0,80}?\b(?:inspect|audit|examin|verif)\w*", 3),
     ], title=r"audit|inspection|records"),
     "exclusivity": _d("exclusivity", [
+        *EXCLUSIVE_DEALING,
         (r"\bexclusive\s+(?:\w+\s+)?(?:right|license|licence|distributor|supplier|provider|reseller|basis|agent|dealer|manufacturer|source|partner|territory|purchase|supply|dealing)", 3),
-        # (not "only Vendor Personnel": a role word before a capitalised noun names a defined group)
-        (r"\b(?:sole|only)\s+(?:and\s+exclusive\s+)?(?:supplier|source|provider|distributor|reseller|vendor|manufacturer|agent|dealer)(?!\s+(?-i:[A-Z][a-z]))", 3),
-        (r"\b(?:purchase|buy|order|source|obtain|sell|distribute|supply|market)\w*\b.{0,200}?\bexclusively\s+(?:from|through|to|with)\b", 3),
-        (r"\b(?:purchase|buy|order|source|obtain)\w*\s+(?:all\s+of\s+)?(?:its|their)\s+(?:entire|total|full)\s+requirements\b", 3),
-        (r"\bexclusivity\b", 2.5),
         (r"\b(?:not|no)\b.{0,40}?\b(?:appoint|engage|purchase|buy|source|obtain|use)\b.{0,80}?\b(?:other|additional|any\s+third|alternative)\b.{0,40}?\b(?:distributors?|suppliers?|providers?|resellers?|vendors?|sources?|manufacturers?)", 3),
-        (r"\b(?:purchase|buy|order|source|obtain)\w*\b.{0,60}?\b(?:all|100%|one\s+hundred\s+percent|entire)\s+(?:\(100%\)\s+)?(?:of\s+)?(?:its|their|the\s+\w+'s|\w+'s)\s+(?:\w+\s+){0,3}(?:requirements|needs)\b", 3),
         (r"\bnon-?exclusiv\w*", 3),
         (r"\b(?:free|may|entitled)\s+(?:\w+\s+){0,6}?(?:purchase|buy|source|obtain|procure)\b.{0,120}?\bfrom\s+(?:any\s+)?(?:other|third|alternative)", 3),
         # "the exclusive online insurance provider", "an exclusive, worldwide, royalty-free license"
         (rf"\bexclusive\s+(?:and\s+sole\s+)?{NAMING_WORDS}{{1,4}}{EXCLUSIVE_ROLE}", 3),
         (r"\bexclusive\s*(?:,|\band\b)\s*(?:[\w-]+(?:\s*,\s*|\s+and\s+|\s+)){0,6}?(?:licen[cs]e|right|distribution)", 3),
-        (EXCLUSIVE_OWNERSHIP, -3),
         (r"\bintellectual\s+property|\bmeans\b", -1.5),
-        (r"\bexclusive\s+remedy\b|\bsole\s+(?:and\s+exclusive\s+)?remedy\b", -3),
     ], title=r"exclusiv"),
     "non_compete": _d("non_compete", [
         *NOT_COMPETE,
