@@ -169,3 +169,45 @@ def test_a_cached_memory_file_larger_than_asked_is_rebuilt(tmp_path):
     with SqliteMemory(home / "memory.sqlite") as memory:
         stored = memory.episodes.list(Namespace(tenant="default", agent="contract-reviewer"), limit=100)
     assert len(stored) == 30
+
+
+def _cuad_folder(root, names):
+    from agent.bench.common import REPO
+
+    (root / "contracts").mkdir(parents=True)
+    rows = []
+    for name in names:
+        (root / "contracts" / name).write_text((REPO / "sample_contracts" / name).read_text())
+        rows.append(json.dumps({"file": name, "labels": {"Governing Law": {"answer": "England", "spans": ["laws of England"]}}}))
+    (root / "labels.jsonl").write_text("\n".join(rows) + "\n")
+    return root
+
+
+def test_cuad_benchmark_times_the_longest_contract_of_the_folder(tmp_path, monkeypatch):
+    folder = _cuad_folder(tmp_path / "cuad", ["skyline_saas_subscription.txt", "tidewater_logistics_services.txt"])
+    monkeypatch.setenv("CONTRACT_AGENT_CUAD_DIR", str(folder))
+    out = tmp_path / "results"
+    suite.run_benchmark("cuad", out=out, data=tmp_path / "data", size="tiny")
+    doc = _json(out, "cuad")
+    longest = max((folder / "contracts").iterdir(), key=lambda p: p.stat().st_size)
+    assert doc["available"] and doc["longest"]["file"] == longest.name
+    assert doc["longest"]["outcome"] == "COMPLETED" and doc["longest"]["findings"] > 0
+    assert len(doc["longest"]["runs_s"]) == 1 and doc["longest"]["median_s"] == doc["longest"]["runs_s"][0]
+    assert doc["longest"]["met"] == (doc["longest"]["median_s"] < 10) and "evaluation" not in doc  # tiny: no eval
+
+
+def test_cuad_benchmark_scores_the_folder_and_says_when_there_is_none(tmp_path, capsys):
+    from agent.bench import cuad
+
+    folder = _cuad_folder(tmp_path / "cuad", ["skyline_saas_subscription.txt"])
+    result = cuad.run(folder=folder, runs=1)
+    assert result["evaluation"]["contracts"] == 1 and 0 <= result["evaluation"]["macro_f1"] <= 1
+    missing = cuad.run(folder=tmp_path / "nowhere")
+    assert missing == {"available": False, "folder": str(tmp_path / "nowhere"), "reason": missing["reason"]}
+    assert "CONTRACT_AGENT_CUAD_DIR" in missing["reason"]
+    from rich.console import Console
+
+    console = Console(width=200)
+    for table in suite.render("cuad", missing):
+        console.print(table)
+    assert "not run" in capsys.readouterr().out

@@ -11,7 +11,7 @@ from rich.console import Console
 
 bench_app = typer.Typer(
     help="Benchmarks: memory-driven improvement, bootstrap latency, retrieval quality, compression, "
-    "write path. Each prints a table and writes <name>.json into the results folder.\n\n"
+    "write path, real filings. Each prints a table and writes <name>.json into the results folder.\n\n"
     "Example: contract-review bench all --out bench_results",
     no_args_is_help=True,
 )
@@ -95,3 +95,13 @@ def bench_writepath(out: Out = DEFAULT_OUT, data: Data = None, size: Size = "ful
     Example: contract-review bench writepath
     """
     _one("writepath", out, data, size)
+
+
+@bench_app.command("cuad")
+def bench_cuad(out: Out = DEFAULT_OUT, data: Data = None, size: Size = "full") -> None:
+    """Whole-graph review time of the longest CUAD contract (target < 10 s) and `eval cuad` time.
+    Reads ../shared/cuad, or the folder CONTRACT_AGENT_CUAD_DIR names.
+
+    Example: contract-review bench cuad
+    """
+    _one("cuad", out, data, size)

@@ -15,12 +15,12 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from agent.bench import bootstrap, compression, improvement, retrieval, writepath
+from agent.bench import bootstrap, compression, cuad, improvement, retrieval, writepath
 from agent.bench.common import write_result
 from agent.errors import ConfigurationError
 from agent.progress import track
 
-NAMES = ("improvement", "bootstrap", "retrieval", "compression", "writepath")
+NAMES = ("improvement", "bootstrap", "retrieval", "compression", "writepath", "cuad")
 SIZES: dict[str, dict[str, dict[str, Any]]] = {
     "full": {
         "improvement": {},
@@ -28,6 +28,7 @@ SIZES: dict[str, dict[str, dict[str, Any]]] = {
         "retrieval": {"distractors": 300},
         "compression": {"steps": 220},
         "writepath": {"count": 100, "episodes": 1000},
+        "cuad": {"runs": 5},
     },
     "tiny": {
         "improvement": {"limit": 2},
@@ -35,6 +36,7 @@ SIZES: dict[str, dict[str, dict[str, Any]]] = {
         "retrieval": {"distractors": 5},
         "compression": {"steps": 40},
         "writepath": {"count": 2, "episodes": 20, "sources": 1},
+        "cuad": {"runs": 1, "evaluate": False},
     },
 }
 
@@ -123,6 +125,17 @@ def render(name: str, result: dict[str, Any]) -> list[Table]:
                 ["episode writes per second (public add, one transaction each)", f"{f['adds_per_second']}"],
                 ["peak RSS of one review (fresh process)", f"{r['peak_rss_mb']} MiB (after imports {r['after_imports_mb']} MiB)"]]
         return [_table("5. Write path and footprint", ["figure", "value"], rows)]
+    if name == "cuad":
+        if not result["available"]:
+            return [_table("6. Real filings (CUAD)", ["figure", "value"], [["not run", f"{result['reason']} ({result['folder']})"]])]
+        longest = result["longest"]
+        rows = [[f"whole-graph review of the longest contract ({longest['bytes']:,} bytes), median of {len(longest['runs_s'])}",
+                 f"{longest['median_s']:.2f} s (target < {longest['target_s']:.0f} s: {'met' if longest['met'] else 'MISSED'}; "
+                 f"{longest['findings']} findings)"]]
+        if "evaluation" in result:
+            ev = result["evaluation"]
+            rows.append([f"eval cuad on {ev['contracts']} contracts", f"{ev['seconds']:.1f} s (macro F1 {ev['macro_f1']:.3f})"])
+        return [_table("6. Real filings (CUAD)", ["figure", "value"], rows)]
     raise ConfigurationError(f"unknown benchmark {name!r}")
 
 
@@ -137,6 +150,8 @@ def _runner(name: str, data: Path, params: dict[str, Any], log: Callable[[str], 
         return compression.run(**params)
     if name == "writepath":
         return writepath.run(**params)
+    if name == "cuad":
+        return cuad.run(**params)
     raise ConfigurationError(f"unknown benchmark {name!r}: choose from {', '.join(NAMES)}")
 
 

@@ -1,9 +1,9 @@
-"""Real filings (CUAD dev set, ../shared/cuad): quotes are exact, the review is fast, and the
-evaluation meets its targets. Skipped when the data set is not next to the repository."""
+"""Real filings (CUAD dev set, ../shared/cuad): quotes are exact, the longest contract gets a
+verdict for every clause type, and the evaluation meets its targets (its speed is measured by
+`contract-review bench cuad`, not here). Skipped when the data set is not next to the repository."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -39,15 +39,10 @@ def test_every_finding_quote_is_an_exact_slice_on_all_contracts():
     assert checked > 200
 
 
-def test_longest_contract_reviews_quickly():
+def test_longest_contract_gets_a_verdict_for_every_clause_type():
     longest = max(_files(), key=lambda p: p.stat().st_size)
-    started = time.perf_counter()
-    contract = load_contract(longest, max_bytes=LIMIT)
-    findings = detect_all(contract, load_playbook())
-    elapsed = time.perf_counter() - started
-    print(f"\nreview of {longest.name} ({longest.stat().st_size:,} bytes): {elapsed:.2f}s")
-    assert len(findings) == len(load_playbook().clause_types)
-    assert elapsed < 30
+    findings = detect_all(load_contract(longest, max_bytes=LIMIT), load_playbook())
+    assert sorted(f["clause_type"] for f in findings) == sorted(load_playbook().clause_types)
 
 
 def test_cuad_evaluation_meets_targets():

@@ -6,7 +6,6 @@ from __future__ import annotations
 import csv
 import importlib.util
 import json
-import time
 from pathlib import Path
 
 import pytest
@@ -128,16 +127,12 @@ def test_heldout_builder_reads_the_type_from_the_name_without_the_pdf_tree():
 
 
 @pytest.mark.skipif(not (CUAD / "labels.jsonl").is_file(), reason="CUAD dev set not found at ../shared/cuad")
-def test_longest_cuad_contract_goes_through_the_whole_graph_quickly(settings):
+def test_longest_cuad_contract_goes_through_the_whole_graph(settings):
     from langgraph.checkpoint.memory import InMemorySaver
 
     from agent.runner import Reviewer
 
     longest = max((CUAD / "contracts").glob("*.txt"), key=lambda p: p.stat().st_size)
-    started = time.perf_counter()
     report = Reviewer(settings, InMemorySaver(), use_memory=False).review_path(longest)
-    elapsed = time.perf_counter() - started
-    print(f"\nwhole-graph review of {longest.name} ({longest.stat().st_size:,} bytes): {elapsed:.2f}s")
     assert report["outcome"] == "COMPLETED"
-    assert report["findings"]
-    assert elapsed < 10
+    assert report["findings"]  # its time is `contract-review bench cuad`'s figure
