@@ -33,9 +33,12 @@ _SURVIVES = r"\b(?:surviv\w*|continue\s+(?:to\s+(?:be\s+enforceable|be\s+binding
 _PTS_DOING = (r"(?:continue|transition|wind[\s-]down|provide|sell|sold|deliver|co-?operat|assist|support|purchase|fulfil|complete|perform)\w*\b"
               r"(?<!provider)(?<!providers)(?<!seller)(?<!sellers)(?<!purchaser)(?<!purchasers)")
 
+# what a restraint keeps a party from: "compete", "competing products", "in direct competition with"
+COMPETING = (r"\b(?:compete\b|competes\b|competing\s+(?:with|products?|business|services)|competitive\s+with|which\s+(?:directly\s+|indirectly\s+)?compete"
+             r"|in\s+(?:direct\s+)?competition\b(?!\s+law)|competition\s+(?:among|between)\b)")
 # shared with the playbook's non_compete detector
 NOT_COMPETE: list[tuple[str, float]] = [
-    (r"(?<!whether\sor\s)\b(?:not|no|nor|refrain\s+from)\b.{0,300}?\b(?:compete\b|competes\b|competing\s+(?:with|products?|business|services)|competitive\s+with|which\s+(?:directly\s+|indirectly\s+)?compete|in\s+competition\s+with)", 3),
+    (rf"(?<!whether\sor\s)\b(?:not|no|nor|refrain\s+from)\b.{{0,300}}?{COMPETING}", 3),
     (r"\bnon-?compet(?!itive)\w*", 3),
     (r"\b(?:not|nor)\b.{0,80}?\bengage\s+in\s+(?:the|any)\s+(?:\w+\s+){0,2}business\b", 3),
     (r"\b(?:not|no|nor|neither)\b.{0,120}?\b(?:engage|carry(?:\s+on)?|handle|represent|be\s+engaged|be\s+concerned|be\s+interested|develop|manufacture|market|sell|distribute)\b.{0,120}?\b(?:similar\s+products?|any\s+other\s+(?:trade|business)|same\s+or\s+similar|competitive\s+products?|competing\s+products?)", 3),
@@ -207,9 +210,18 @@ FINER: dict[str, Detector] = {
         (r"^(?=.*\b(?:during|throughout)\s+the\s+(?:term|period)\b|.*\bfor\s+a\s+period\s+of\b).*?\b(?:not|no|nor|neither)\b(?!\s+limited\b).{0,80}?\b(?:directly\s+or\s+indirectly|(?:either\s+)?(?:by\s+)?itself\s+or\s+(?:with\s+or\s+)?through"
          r"|independently\s+or\s+(?:with|through))\b.{0,120}?\b(?:research|develop|manufactur|commerciali[sz]|sell|market|distribut|promot)\w*\b.{0,120}?"
          r"\b(?:any|other)\s+(?:[\w-]+\s+){0,4}?(?:products?|compounds?|business)\b", 3),
+        # "shall prohibit competition among the parties", "prohibiting the endorsement of any products which are in
+        # direct competition with" (a freedom, "nothing ... shall prohibit", is outweighed below)
+        (rf"\b(?:prohibit\w*|forbid\w*)\b.{{0,300}}?{COMPETING}", 3),
+        # a restraint that outlasts the contract: "will not, directly or indirectly, acquire ... for a period of
+        # 24 months following the termination" (not the no-hire, non-solicitation and confidentiality terms of that shape)
+        (rf"^(?![\s\S]*\b(?:solicit|hire|employ|disclos|confidential))[\s\S]*?\b(?:not|prohibited\s+from)\b.{{0,150}}?\bdirectly\s+or\s+indirectly\b.{{0,150}}?"
+         rf"\bfor\s+a\s+period\s+of\s+{_DUR}\s+(?:after|following|from)\s+(?:the\s+)?(?:date\s+of\s+)?(?:termination|expiration|expiry)\b", 3),
+        # a run-in heading ("(vi) Employment; Noncompetition; Nondisclosure.") names the clause without stating it
+        (r"^\W*(?:\(?[ivx\d]+[.)]\s*|\(?[a-z][.)]\s*)?(?-i:[A-Z][\w-]*)(?:[;,]?\s+(?:and\s+)?(?-i:[A-Z][\w-]*)){0,5}\W*$", -3),
         # a sentence that opens "Nothing in this Agreement shall preclude ..." grants a freedom (a
         # covenant's closing "save that nothing ... shall prevent" proviso does not)
-        (r"^\W*(?:[\d.]+\s+|\([a-z\d]+\)\s+)?(?:[\w-]+[\s,]+){0,5}?nothing\b.{0,80}?\b(?:shall|will)\s+(?:\w+\s+){0,2}?(?:prevent|restrict|preclude|prohibit|limit|impair)|\bnot\s+serve\s+to\s+(?:impair|limit|restrict)", -6),
+        (r"^\W*(?:[\d.]+\s+|\([a-z\d]+\)\s+)?(?:[\w-]+[\s,]+){0,8}?nothing\b.{0,80}?\b(?:shall|will)\s+(?:\w+\s+){0,2}?(?:prevent|restrict|preclude|prohibit|limit|impair)|\bnot\s+serve\s+to\s+(?:impair|limit|restrict)", -6),
     ]),
     "liquidated_damages_clause": _d("liquidated_damages_clause", [
         (r"\bliquidated\s+damages\b", 3.5),

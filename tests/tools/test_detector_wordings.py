@@ -95,6 +95,13 @@ READS: list[tuple[str, str]] = [
                             "indirectly, carry on or be engaged in any other trade or business."),
     ("compete_restriction", "After such termination the defaulting party shall not enter into an agreement with any other party "
                             "to provide services similar to those provided herein for twelve (12) months."),
+    # a ban on competing stated through "prohibit": "prohibiting ... products which are in direct competition"
+    ("compete_restriction", "The joint venture agreement shall prohibit competition between the Partners in the Region."),
+    ("compete_restriction", "The Team shall avoid the endorsement by its drivers, and is prohibited from endorsing, any beverage "
+                            "which is in direct competition with the Sponsor's drinks."),
+    # a restraint that outlasts the contract, without the word "compete"
+    ("compete_restriction", "The Client will not, directly or indirectly, acquire any technology introduced to it by the Adviser "
+                            "for a period of eighteen (18) months following the termination of this Agreement."),
     # exclusivity granted in the operative clauses, as before
     ("exclusivity_grant", "The Owner hereby appoints the Reseller as its exclusive distributor in the Territory."),
     # exclusive dealing: no services for the other side's rivals, services given exclusively
@@ -330,6 +337,13 @@ LEAVES: list[tuple[str, str]] = [
                             "whether or not such entity competes with the Licensee."),
     ("compete_restriction", "The Consultant is not under any obligation, including any obligation of non-competition, "
                             "which prevents the Consultant from performing this Agreement."),
+    # a freedom that opens with a cross-reference before "nothing", and a run-in heading that only names the clause
+    ("compete_restriction", "Except as otherwise set forth in Section 5, nothing in this Agreement will prohibit either Party from "
+                            "developing products that compete with the other Party's products."),
+    ("compete_restriction", "(iv) Employment; Noncompetition; Confidentiality."),
+    # a no-hire term of the post-termination shape is no restraint on competing
+    ("compete_restriction", "The Client will not, directly or indirectly, solicit or hire any employee of the Adviser for a period "
+                            "of twelve (12) months following the termination of this Agreement."),
     ("compete_restriction", "The Supplier may place two non-competitive third party logos on the packaging."),
     ("compete_restriction", "\"Competing Product\" means any product that competes with the Product in the Territory."),
     ("compete_restriction", "The support services include, but are not limited to, supporting products sold to any of the "
