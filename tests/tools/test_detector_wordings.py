@@ -127,6 +127,15 @@ READS: list[tuple[str, str]] = [
     ("exclusivity_grant", "The Athlete agrees not to grant the right to use his likeness to anyone other than the Sponsor."),
     ("exclusivity_grant", "The Station shall not enter into the same or substantially similar arrangements with any other network."),
     ("exclusivity_grant", "The Distributor shall have an exclusive license under the patents and other intellectual property to sell the Product."),
+    # a promise to deal with no other company of the kind, an exclusive option, a passive "exclusively by"
+    ("exclusivity_grant", "The Golfer agrees not to enter into an agreement with another company for the purpose of endorsing golf balls."),
+    ("exclusivity_grant", "During the Season, the Team will not accept as an official or associate sponsor any other company in the "
+                          "Category."),
+    ("exclusivity_grant", "The University grants the Company an exclusive option to negotiate a licence to each Invention."),
+    ("exclusivity_grant", "All sales in the Territory shall be made exclusively through the Agent."),
+    # a licence's qualifiers may cite a section with a sub-clause: "(except as provided in Section 2.1(c))"
+    ("exclusivity_grant", "The Owner grants the Operator an exclusive, non-transferable (except as provided in Section 9.2(b)) "
+                          "and non-sublicensable license to use the Domain Names."),
     ("non_compete", "The Publisher shall not run banner advertisements on the Site for any of the Retailer's competitors."),
     # a party's takeover that lets the other end the contract
     ("change_of_control", "In the event of a change of control of the Distributor, the Supplier may terminate this Agreement "
@@ -348,6 +357,10 @@ LEAVES: list[tuple[str, str]] = [
     ("compete_restriction", "\"Competing Product\" means any product that competes with the Product in the Territory."),
     ("compete_restriction", "The support services include, but are not limited to, supporting products sold to any of the "
                             "Customer's competitors."),
+    # another document named by its title grants nothing here
+    ("exclusivity_grant", "The Exclusive Supply Agreement and the Warrant are each effective as of the Closing Date."),
+    # a passive "exclusively by" that names governing terms or law
+    ("exclusivity_grant", "Any dispute about the Products sold hereunder shall be governed exclusively by the laws of Delaware."),
     # a recital tells the background; it grants no exclusive right
     ("exclusivity_grant", "WHEREAS, the Sponsor desires to acquire the exclusive right to be the lead sponsor of the Event;"),
     ("exclusivity_grant", "W I T N E S S E T H: WHEREAS, the Supplier has appointed the Agent as its exclusive agent under a prior agreement;"),
