@@ -177,7 +177,8 @@ FINER: dict[str, Detector] = {
         # "agrees not to provide delivery services for any other provider of ...", "not to sell to any other distributor"
         (r"\bnot\b.{0,60}?\b(?:provid|sell|supply|render|perform)\w*\b.{0,80}?\b(?:for|to)\s+any\s+other\s+(?:[\w-]+\s+){0,2}?"
          r"(?:providers?|suppliers?|distributors?|resellers?|vendors?|manufacturers?|customers?|purchasers?|buyers?)\b", 3),
-        (r"\b(?:not|no)\b.{0,40}?\b(?:appoint|engage|purchase|buy|source|obtain|use)\b.{0,80}?\b(?:other|additional|any\s+third|alternative)\b\s+(?:[\w-]+\s+){0,4}?(?:distributors?|suppliers?|providers?|resellers?|vendors?|sources?|manufacturers?)", 3),
+        # (not a past fact: "purchase from a supplier that we have not approved")
+        (r"(?<!\bhave\s)(?<!\bhas\s)(?<!\bhad\s)\b(?:not|no)\b.{0,40}?\b(?:appoint|engage|purchase|buy|source|obtain|use)\b.{0,80}?\b(?:other|additional|any\s+third|alternative)\b\s+(?:[\w-]+\s+){0,4}?(?:distributors?|suppliers?|providers?|resellers?|vendors?|sources?|manufacturers?)", 3),
         # the passive: "all sales to customers will be carried out exclusively by the Marketer", "shall be sold exclusively through"
         (r"\b(?:sales?|sold|marketed|distributed|supplied|provided|carried\s+out|performed|purchased|manufactured|rendered)\b.{0,40}?\bexclusively\s+(?:by|through)\b(?!\s+(?:the\s+)?(?:terms|laws?|provisions)\b)", 3),
         # "agrees not to grant the right to use ... to anyone other than Company", "will not grant any

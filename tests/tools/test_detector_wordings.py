@@ -357,6 +357,9 @@ LEAVES: list[tuple[str, str]] = [
     ("compete_restriction", "\"Competing Product\" means any product that competes with the Product in the Territory."),
     ("compete_restriction", "The support services include, but are not limited to, supporting products sold to any of the "
                             "Customer's competitors."),
+    # a past fact ("items we have not approved") negates no promise to buy from others
+    ("exclusivity_grant", "If the Franchisee wishes to offer menu items that we have not approved, or buy from a vendor or other "
+                          "source, it must first ask us in writing."),
     # another document named by its title grants nothing here
     ("exclusivity_grant", "The Exclusive Supply Agreement and the Warrant are each effective as of the Closing Date."),
     # a passive "exclusively by" that names governing terms or law
