@@ -33,9 +33,12 @@ _SURVIVES = r"\b(?:surviv\w*|continue\s+(?:to\s+(?:be\s+enforceable|be\s+binding
 _PTS_DOING = (r"(?:continue|transition|wind[\s-]down|provide|sell|sold|deliver|co-?operat|assist|support|purchase|fulfil|complete|perform)\w*\b"
               r"(?<!provider)(?<!providers)(?<!seller)(?<!sellers)(?<!purchaser)(?<!purchasers)")
 
+# what a restraint keeps a party from: "compete", "competing products", "in direct competition with"
+COMPETING = (r"\b(?:compete\b|competes\b|competing\s+(?:with|products?|business|services)|competitive\s+with|which\s+(?:directly\s+|indirectly\s+)?compete"
+             r"|in\s+(?:direct\s+)?competition\b(?!\s+law)|competition\s+(?:among|between)\b)")
 # shared with the playbook's non_compete detector
 NOT_COMPETE: list[tuple[str, float]] = [
-    (r"(?<!whether\sor\s)\b(?:not|no|nor|refrain\s+from)\b.{0,300}?\b(?:compete\b|competes\b|competing\s+(?:with|products?|business|services)|competitive\s+with|which\s+(?:directly\s+|indirectly\s+)?compete|in\s+competition\s+with)", 3),
+    (rf"(?<!whether\sor\s)\b(?:not|no|nor|refrain\s+from)\b.{{0,300}}?{COMPETING}", 3),
     (r"\bnon-?compet(?!itive)\w*", 3),
     (r"\b(?:not|nor)\b.{0,80}?\bengage\s+in\s+(?:the|any)\s+(?:\w+\s+){0,2}business\b", 3),
     (r"\b(?:not|no|nor|neither)\b.{0,120}?\b(?:engage|carry(?:\s+on)?|handle|represent|be\s+engaged|be\s+concerned|be\s+interested|develop|manufacture|market|sell|distribute)\b.{0,120}?\b(?:similar\s+products?|any\s+other\s+(?:trade|business)|same\s+or\s+similar|competitive\s+products?|competing\s+products?)", 3),
@@ -163,18 +166,21 @@ FINER: dict[str, Detector] = {
     ], require=r"liab|limitation|exceed|damages", threshold=3.5),
     "exclusivity_grant": _d("exclusivity_grant", [
         *EXCLUSIVE_DEALING,
-        (r"\bexclusive\s+(?:\w+\s+)?(?:right|license|licence|distributor|supplier|provider|reseller|basis|agent|dealer|manufacturer|source|partner|territory|purchase|supply|dealing|appointment|distributorship|dealership|agency|in\s+the\s+territory)", 3),
+        (r"\bexclusive\s+(?:\w+\s+)?(?:right|license|licence|distributor|supplier|provider|reseller|basis|agent|dealer|manufacturer|source|partner|territory|purchase|supply|dealing|appointment|distributorship|dealership|agency|in\s+the\s+territory|option\s+to\s+(?:negotiat|acquir|obtain|licen|enter))", 3),
         # "the exclusive integrated online insurance provider", "its exclusive and sole partner"
         (rf"{_EXCLUSIVE}\s+(?:and\s+sole\s+)?{NAMING_WORDS}{{1,4}}{EXCLUSIVE_ROLE}", 3),
         # "an exclusive, worldwide, royalty-free license", "a perpetual, irrevocable, exclusive and sublicensable
         # right", "an exclusive (save for rights reserved to Licensor), non-transferable license"
-        (rf"{_EXCLUSIVE}\s*(?:\([^)]{{0,120}}\)\s*)?(?:,|\band\b)\s*(?:(?:[\w-]+|\([^)]{{0,80}}\))(?:\s*,\s*|\s+and\s+|\s+)){{0,10}}?(?:licen[cs]e|right|distribution)", 4.5),
+        (rf"{_EXCLUSIVE}\s*(?:\((?:[^()]|\([^()]{{0,12}}\)){{0,120}}\)\s*)?(?:,|\band\b)\s*(?:(?:[\w-]+|\((?:[^()]|\([^()]{{0,12}}\)){{0,80}}\))(?:\s*,\s*|\s+and\s+|\s+)){{0,10}}?(?:licen[cs]e|right|distribution)", 4.5),
         # "will provide the services exclusively, ..." (the phrase ends with "exclusively")
         (r"\b(?:provid|supply|suppli|sell|distribut|market|manufactur|perform)\w*\s+(?:[\w-]+\s+){0,3}?exclusively\s*(?:[,;.]|$)", 3),
         # "agrees not to provide delivery services for any other provider of ...", "not to sell to any other distributor"
         (r"\bnot\b.{0,60}?\b(?:provid|sell|supply|render|perform)\w*\b.{0,80}?\b(?:for|to)\s+any\s+other\s+(?:[\w-]+\s+){0,2}?"
          r"(?:providers?|suppliers?|distributors?|resellers?|vendors?|manufacturers?|customers?|purchasers?|buyers?)\b", 3),
-        (r"\b(?:not|no)\b.{0,40}?\b(?:appoint|engage|purchase|buy|source|obtain|use)\b.{0,80}?\b(?:other|additional|any\s+third|alternative)\b\s+(?:[\w-]+\s+){0,4}?(?:distributors?|suppliers?|providers?|resellers?|vendors?|sources?|manufacturers?)", 3),
+        # (not a past fact: "purchase from a supplier that we have not approved")
+        (r"(?<!\bhave\s)(?<!\bhas\s)(?<!\bhad\s)\b(?:not|no)\b.{0,40}?\b(?:appoint|engage|purchase|buy|source|obtain|use)\b.{0,80}?\b(?:other|additional|any\s+third|alternative)\b\s+(?:[\w-]+\s+){0,4}?(?:distributors?|suppliers?|providers?|resellers?|vendors?|sources?|manufacturers?)", 3),
+        # the passive: "all sales to customers will be carried out exclusively by the Marketer", "shall be sold exclusively through"
+        (r"\b(?:sales?|sold|marketed|distributed|supplied|provided|carried\s+out|performed|purchased|manufactured|rendered)\b.{0,40}?\bexclusively\s+(?:by|through)\b(?!\s+(?:the\s+)?(?:terms|laws?|provisions)\b)", 3),
         # "agrees not to grant the right to use ... to anyone other than Company", "will not grant any
         # further licenses to third parties"
         (r"\b(?:(?:will|shall|agrees?\s+)\s*not|nor\s+will\s+\w+|not\s+be)\s+(?:\w+\s+){0,3}?grant(?:ed)?\b.{0,120}?"
@@ -186,8 +192,14 @@ FINER: dict[str, Detector] = {
         (r"\b(?:licen[cs]es?|rights?|appointment)\b(?:\s+(?!remed)[\w-]+){0,6}?\s+(?:shall|will|is|are)\s+(?:be\s+|become\s+)?exclusive\b(?!\s+of\b)", 3),
         # "will not enter into any other endorsement agreement", "... any other joint venture agreement"
         (r"\bnot\s+(?:\w+\s+){0,3}?enter\s+into\s+any\s+other\s+(?:[\w/-]+\s+){1,3}?(?:agreements?|arrangements?|relationships?|contracts?)\b", 3),
+        # "agrees not to enter into an agreement with another company for the purpose of endorsing ...", "will not
+        # accept as a sponsor any other company"
+        (r"\bnot\s+(?:[\w-]+\s+){0,3}?(?:enter\s+into\s+(?:an?|any)\s+(?:[\w-]+\s+){0,2}?(?:agreements?|arrangements?|contracts?|relationships?)\s+with|accept\s+as\s+(?:an?\s+)?(?:[\w,-]+\s+){0,5}?sponsors?)"
+         r"\s+(?:another|any\s+other)\s+(?:compan(?:y|ies)|entit(?:y|ies)|part(?:y|ies)|persons?|sponsors?|brands?|manufacturers?)\b", 3),
         # "shall not enter into the same or substantially similar commitments with any other company"
         (r"\bnot\b.{0,60}?\b(?:enter\s+into|establish|engage\s+in)\b.{0,80}?\b(?:same\s+or\s+(?:substantially\s+)?similar|identical\s+(?:with|to)\s+or\s+similar)\b", 3),
+        # another document named ("the Exclusive Supplier Operating Agreement is effective"), not a grant made
+        (r"(?-i:\bExclusive\s+(?:[A-Z][\w-]*\s+){1,4}Agreement\b)", -3),
         (r"\bnon[\s-]*exclusiv\w*", -3),
         (r"\bsubject\s+exclusively\b|\bexclusively\s+(?:to|by)\s+the\s+terms\b|\bnor\s+does\s+it\s+create\b", -3),
         # "does not and will not have exclusive rights", "has no right to any exclusive territory"
@@ -207,9 +219,18 @@ FINER: dict[str, Detector] = {
         (r"^(?=.*\b(?:during|throughout)\s+the\s+(?:term|period)\b|.*\bfor\s+a\s+period\s+of\b).*?\b(?:not|no|nor|neither)\b(?!\s+limited\b).{0,80}?\b(?:directly\s+or\s+indirectly|(?:either\s+)?(?:by\s+)?itself\s+or\s+(?:with\s+or\s+)?through"
          r"|independently\s+or\s+(?:with|through))\b.{0,120}?\b(?:research|develop|manufactur|commerciali[sz]|sell|market|distribut|promot)\w*\b.{0,120}?"
          r"\b(?:any|other)\s+(?:[\w-]+\s+){0,4}?(?:products?|compounds?|business)\b", 3),
+        # "shall prohibit competition among the parties", "prohibiting the endorsement of any products which are in
+        # direct competition with" (a freedom, "nothing ... shall prohibit", is outweighed below)
+        (rf"\b(?:prohibit\w*|forbid\w*)\b.{{0,300}}?{COMPETING}", 3),
+        # a restraint that outlasts the contract: "will not, directly or indirectly, acquire ... for a period of
+        # 24 months following the termination" (not the no-hire, non-solicitation and confidentiality terms of that shape)
+        (rf"^(?![\s\S]*\b(?:solicit|hire|employ|disclos|confidential))[\s\S]*?\b(?:not|prohibited\s+from)\b.{{0,150}}?\bdirectly\s+or\s+indirectly\b.{{0,150}}?"
+         rf"\bfor\s+a\s+period\s+of\s+{_DUR}\s+(?:after|following|from)\s+(?:the\s+)?(?:date\s+of\s+)?(?:termination|expiration|expiry)\b", 3),
+        # a run-in heading ("(vi) Employment; Noncompetition; Nondisclosure.") names the clause without stating it
+        (r"^\W*(?:\(?[ivx\d]+[.)]\s*|\(?[a-z][.)]\s*)?(?-i:[A-Z][\w-]*)(?:[;,]?\s+(?:and\s+)?(?-i:[A-Z][\w-]*)){0,5}\W*$", -3),
         # a sentence that opens "Nothing in this Agreement shall preclude ..." grants a freedom (a
         # covenant's closing "save that nothing ... shall prevent" proviso does not)
-        (r"^\W*(?:[\d.]+\s+|\([a-z\d]+\)\s+)?(?:[\w-]+[\s,]+){0,5}?nothing\b.{0,80}?\b(?:shall|will)\s+(?:\w+\s+){0,2}?(?:prevent|restrict|preclude|prohibit|limit|impair)|\bnot\s+serve\s+to\s+(?:impair|limit|restrict)", -6),
+        (r"^\W*(?:[\d.]+\s+|\([a-z\d]+\)\s+)?(?:[\w-]+[\s,]+){0,8}?nothing\b.{0,80}?\b(?:shall|will)\s+(?:\w+\s+){0,2}?(?:prevent|restrict|preclude|prohibit|limit|impair)|\bnot\s+serve\s+to\s+(?:impair|limit|restrict)", -6),
     ]),
     "liquidated_damages_clause": _d("liquidated_damages_clause", [
         (r"\bliquidated\s+damages\b", 3.5),

@@ -95,6 +95,13 @@ READS: list[tuple[str, str]] = [
                             "indirectly, carry on or be engaged in any other trade or business."),
     ("compete_restriction", "After such termination the defaulting party shall not enter into an agreement with any other party "
                             "to provide services similar to those provided herein for twelve (12) months."),
+    # a ban on competing stated through "prohibit": "prohibiting ... products which are in direct competition"
+    ("compete_restriction", "The joint venture agreement shall prohibit competition between the Partners in the Region."),
+    ("compete_restriction", "The Team shall avoid the endorsement by its drivers, and is prohibited from endorsing, any beverage "
+                            "which is in direct competition with the Sponsor's drinks."),
+    # a restraint that outlasts the contract, without the word "compete"
+    ("compete_restriction", "The Client will not, directly or indirectly, acquire any technology introduced to it by the Adviser "
+                            "for a period of eighteen (18) months following the termination of this Agreement."),
     # exclusivity granted in the operative clauses, as before
     ("exclusivity_grant", "The Owner hereby appoints the Reseller as its exclusive distributor in the Territory."),
     # exclusive dealing: no services for the other side's rivals, services given exclusively
@@ -120,6 +127,15 @@ READS: list[tuple[str, str]] = [
     ("exclusivity_grant", "The Athlete agrees not to grant the right to use his likeness to anyone other than the Sponsor."),
     ("exclusivity_grant", "The Station shall not enter into the same or substantially similar arrangements with any other network."),
     ("exclusivity_grant", "The Distributor shall have an exclusive license under the patents and other intellectual property to sell the Product."),
+    # a promise to deal with no other company of the kind, an exclusive option, a passive "exclusively by"
+    ("exclusivity_grant", "The Golfer agrees not to enter into an agreement with another company for the purpose of endorsing golf balls."),
+    ("exclusivity_grant", "During the Season, the Team will not accept as an official or associate sponsor any other company in the "
+                          "Category."),
+    ("exclusivity_grant", "The University grants the Company an exclusive option to negotiate a licence to each Invention."),
+    ("exclusivity_grant", "All sales in the Territory shall be made exclusively through the Agent."),
+    # a licence's qualifiers may cite a section with a sub-clause: "(except as provided in Section 2.1(c))"
+    ("exclusivity_grant", "The Owner grants the Operator an exclusive, non-transferable (except as provided in Section 9.2(b)) "
+                          "and non-sublicensable license to use the Domain Names."),
     ("non_compete", "The Publisher shall not run banner advertisements on the Site for any of the Retailer's competitors."),
     # a party's takeover that lets the other end the contract
     ("change_of_control", "In the event of a change of control of the Distributor, the Supplier may terminate this Agreement "
@@ -330,10 +346,24 @@ LEAVES: list[tuple[str, str]] = [
                             "whether or not such entity competes with the Licensee."),
     ("compete_restriction", "The Consultant is not under any obligation, including any obligation of non-competition, "
                             "which prevents the Consultant from performing this Agreement."),
+    # a freedom that opens with a cross-reference before "nothing", and a run-in heading that only names the clause
+    ("compete_restriction", "Except as otherwise set forth in Section 5, nothing in this Agreement will prohibit either Party from "
+                            "developing products that compete with the other Party's products."),
+    ("compete_restriction", "(iv) Employment; Noncompetition; Confidentiality."),
+    # a no-hire term of the post-termination shape is no restraint on competing
+    ("compete_restriction", "The Client will not, directly or indirectly, solicit or hire any employee of the Adviser for a period "
+                            "of twelve (12) months following the termination of this Agreement."),
     ("compete_restriction", "The Supplier may place two non-competitive third party logos on the packaging."),
     ("compete_restriction", "\"Competing Product\" means any product that competes with the Product in the Territory."),
     ("compete_restriction", "The support services include, but are not limited to, supporting products sold to any of the "
                             "Customer's competitors."),
+    # a past fact ("items we have not approved") negates no promise to buy from others
+    ("exclusivity_grant", "If the Franchisee wishes to offer menu items that we have not approved, or buy from a vendor or other "
+                          "source, it must first ask us in writing."),
+    # another document named by its title grants nothing here
+    ("exclusivity_grant", "The Exclusive Supply Agreement and the Warrant are each effective as of the Closing Date."),
+    # a passive "exclusively by" that names governing terms or law
+    ("exclusivity_grant", "Any dispute about the Products sold hereunder shall be governed exclusively by the laws of Delaware."),
     # a recital tells the background; it grants no exclusive right
     ("exclusivity_grant", "WHEREAS, the Sponsor desires to acquire the exclusive right to be the lead sponsor of the Event;"),
     ("exclusivity_grant", "W I T N E S S E T H: WHEREAS, the Supplier has appointed the Agent as its exclusive agent under a prior agreement;"),
