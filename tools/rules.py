@@ -23,8 +23,8 @@ _CONV = (r"\b(?:for\s+(?:its\s+|their\s+)?(?:own\s+)?convenience|for\s+any\s+(?:
          r"|with\s+or\s+without\s+cause|for\s+non-?cause|without\s+(?:any\s+)?reason)\b")
 # a discretion that may still hang on a condition ("in its sole discretion if ...")
 _DISCRETION = r"\b(?:(?:at|in)\s+its\s+(?:sole\s+)?(?:and\s+absolute\s+)?discretion|at\s+the\s+option\s+of\s+any\s+party)\b"
-# the right hangs on an event: "if the other party ...", "in the event that ...", "upon the occurrence of"
-_TRIGGER = r"\b(?<!including )(?<!even )(?:if|should|in\s+the\s+event|in\s+case|(?:up)?on\s+the\s+occurrence|change\s+(?:of|in)\s+(?:the\s+)?control)\b"
+# the right hangs on an event: "if the other party ...", "in the event that ...", "upon the occurrence of", "once sales exceed ..."
+_TRIGGER = r"\b(?<!including )(?<!even )(?:if|should|once|in\s+the\s+event|in\s+case|(?:up)?on\s+the\s+occurrence|change\s+(?:of|in)\s+(?:the\s+)?control)\b"
 # a list item that grants the right: "(a) by Buyer for any reason upon ...", "(c) at any time upon 90 days' notice of
 # termination" (like every rule here, it scores only sentences holding a _KEYWORDS fragment such as "terminat")
 _ITEM = r"^\s*(?:\(?[a-z0-9]{1,4}\)|[a-z]\.|\d+(?:\.\d+)*\.?)\s+(?:by\s+(?:[\w/&.-]+\s+){1,4}?)?"
@@ -94,6 +94,8 @@ DETECTORS: dict[str, Detector] = {
          rf"(?:{_DUR}|\[\*+\])\W+(?:\w+\s+){{0,3}}?notice(?:\s+of\s+(?:\w+\s+)?termination|\s+to\s+the\s+other\s+part(?:y|ies)(?:\s+hereto)?)?\s*(?:[;.]|,?\s+or\b|$)", 4.5),
         # "(a) at the option of either party, upon ninety (90) days' notice"
         (rf"\bat\s+the\s+(?:option|election)\s+of\s+(?:either|any|each)\s+part(?:y|ies)\W+(?:upon|on|with|after|by\s+giving)\s+(?:at\s+least\s+|not\s+less\s+than\s+|no\s+less\s+than\s+)?(?:{_DUR}|\[\*+\])\b.{{0,40}}?\bnotice", 3),
+        # "may terminate this Agreement effective thirty (30) days after written notice"
+        (rf"{_CAN_END}.{{0,150}}?\beffective\s+(?:{_DUR}|\[\*+\])\s+(?:after|following|from)\s+(?:the\s+)?(?:\w+\s+){{0,4}}?(?:written\s+)?notice", 3),
         # "at any time upon ninety (90) days' notice"
         (rf"\bat\s+any\s+(?:other\s+)?time\s+(?:upon|on|by|with|after)\s+(?:giving\s+|providing\s+)?(?:at\s+least\s+|not\s+less\s+than\s+|no\s+less\s+than\s+)?(?:{_DUR}|\[\*+\])\b.{{0,40}}?\bnotice", 3),
         # a bare right to end on notice, nothing after it: "may terminate this Agreement upon written notice to the other party."
@@ -119,7 +121,8 @@ DETECTORS: dict[str, Detector] = {
         (r"\bmay\s+not\s+be\s+terminated\b|\bnot\s+(?:be\s+)?(?:entitled|permitted)\s+to\s+terminat|\bnot\s+(?:be\s+)?terminable\b"
          r"|\b(?:agrees?|undertakes?|covenants?)\s+not\s+to\s+(?:terminat|cancel)", -3.5),
         (r"\bterminat\w*\b.{0,60}?\bby\s+(?:the\s+)?(?:mutual\s+)?(?:written\s+)?(?:agreement|consent)\b|\bmutual(?:ly)?\s+(?:written\s+)?(?:agree|consent)", -3),
-        (r"\b(?:is|are|be|been|being)\s+terminated\s+for\s+any\s+reason|\bsurviv\w*|\b(?:termination|expiration)\s+or\s+(?:termination|expiration)\b.{0,30}?\bfor\s+any\s+reason", -3),
+        # "for any reason" said of another ending ("should the Consultant's engagement terminate for any reason"), or of a survival
+        (r"\b(?:is|are|be|been|being)\s+terminated\s+for\s+any\s+reason|\b(?:should|if|when)\b[^,;]{0,60}?\bterminat\w*\s+for\s+any\s+reason|\bsurviv\w*|\b(?:termination|expiration)\s+or\s+(?:termination|expiration)\b.{0,30}?\bfor\s+any\s+reason", -3),
     ], title=r"terminat"),
     "auto_renewal": _d("auto_renewal", [
         # "shall automatically renew", "an automatic 2 year term extension", "shall automatically continue"

@@ -47,6 +47,8 @@ READS: list[tuple[str, str]] = [
     ("termination_convenience", "(c) At any time upon one hundred twenty (120) days prior written notice of termination to the other party."),
     # a list item naming who may end it, or whose option it is, and nothing but a notice period
     ("termination_convenience", "(c) by either party upon ninety (90) days' prior written notice to the other party; or"),
+    ("termination_convenience", "The Licensor may terminate this Agreement effective thirty (30) days after delivery of written notice to the "
+                                "Licensee."),
     ("termination_convenience", "This Agreement shall terminate (a) at the option of either party, upon sixty (60) days' written notice, or (b) "
                                 "if the other party becomes insolvent."),
     ("termination_convenience", "The Network reserves the right throughout the Term to discontinue the distribution of the Service in one or more "
@@ -288,6 +290,11 @@ LEAVES: list[tuple[str, str]] = [
                                 "Agreement upon ten (10) days' notice."),
     ("termination_convenience", "Either party may terminate this Agreement upon sixty (60) days notice following a change of control of the "
                                 "other party."),
+    ("termination_convenience", "At its sole discretion the Sponsor may elect to terminate the banner campaign once the number of visitors "
+                                "exceeds fifty thousand."),
+    # "for any reason" said of another ending
+    ("termination_convenience", "This Agreement may be terminated at any time by either party should the Consultant's engagement with the "
+                                "Company terminate for any reason."),
     ("termination_convenience", "This Agreement may be terminated by either party upon thirty (30) days written notice and an opportunity to cure."),
     # ending at the end of a term is non-renewal
     ("termination_convenience", "Either party may terminate this Agreement at the end of the initial term by giving the other party ninety (90) "
