@@ -316,8 +316,7 @@ _EXCLUSIVITY_WORDS = ("exclusiv", "sole ", "only ", "requirements", "other", "ad
 _KEYWORDS: dict[str, tuple[str, ...]] = {
     "liability_cap": ("liab", "exceed", "remed", "damage", "recover", "maximum", "obligation", "responsib", "claim", "waive", "action", "suit", "proceeding"),
     "uncapped_liability": ("indemn", "harmless", "defend", "unlimited", "without limit"),
-    "termination_convenience": ("terminat", "terminab", "cancel", "convenience", "without cause", "for any reason", "cease", "discontinu",
-                                "by either", "by any", "by each"),
+    "termination_convenience": ("terminat", "terminab", "cancel", "convenience", "without cause", "for any reason", "cease", "discontinu", "by either"),
     "auto_renewal": ("renew", "extend", "extension", "evergreen", "tacit", "prolong", "until", "automatic", "year to year", "year-to-year"),
     "payment_terms": ("pay", "invoice", "net ", "due"),
     "price_changes": ("price", "pricing", "fee", "rate", "charge", "favo", "cpi", "index", "%", "percent"),
