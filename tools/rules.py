@@ -282,6 +282,12 @@ DETECTORS: dict[str, Detector] = {
          + _COMMITTED_AMOUNT, 3),
         # quota attainment: "meeting the Quotas", "fees equal to or greater than the Quota Amount"
         (r"\b(?:meet|achiev|satisf|attain|reach|greater\s+than|less\s+than)\w*\b.{0,40}?\bquotas?\b", 3),
+        # a guaranteed figure: "guarantees that it will deliver [*] click-throughs", "shall deliver at least the following quantities"
+        (r"\bguarantee[sd]?\b.{0,40}?\b(?:deliver|provide|generate|purchase|order|achieve|produce)\w*\s+(?:a\s+total\s+of\s+)?" + _COMMITTED_AMOUNT
+         + r"(?!\s*(?:%|percent))", 3),
+        (_AT_LEAST + r"the\s+following\s+(?:quantities|amounts|numbers|volumes|minimums?)\b", 3),
+        # a floor under a payment: "the royalties shall not be reduced in any quarter to less than [*] of the amount due"
+        (r"^(?=.*\b(?:royalt(?:y|ies)|payments?|fees?)\b).*\b(?:not|no\s+event)\b.{0,80}?\breduced\b.{0,80}?\b(?:(?:less|lower)\s+than|below)\b", 3),
         (r"\bminimum\s+(?:annual\s+)?(?:royalt(?:y|ies)|guarantee)|\bguaranteed\s+(?:fee|payment|royalt(?:y|ies))", 3),
         # the least a court or a disclosure needs: "limited to the minimum extent necessary", "the minimum amount of information reasonably necessary"
         (r"\bminimum\s+(?:amount|extent|degree)\b(?:\s+[\w']+){0,6}?\s+(?:(?:reasonably|strictly|legally)\s+)?(?:necessary|legally\s+required|required\s+(?:by|under)\b)", -3),
@@ -325,13 +331,13 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     "warranty": ("warrant", "defect", "specification", "as is", "as-is"),
     "warranty_duration": ("warrant", "defect", "reject", "conform", "inspect", "discrepan", "accept", "meet", "comply", "damaged", "shelf"),
     "liquidated_damages": ("liquidated", "credit", "penalt", "termination", "cancellation", "delay", "fee", "charge"),
-    "liquidated_damages_clause": ("liquidated", "fee", "charge", "payment", "penalt", "delay"),
-    "minimum_commitment": ("target", "quota", "benchmark", "minimum", "take", "shortfall", "guaranteed", "committed", "at least", "less than",
+    "liquidated_damages_clause": ("liquidated", "fee", "charge", "payment", "penalt", "delay", "late", "past", "beyond", "overdue"),
+    "minimum_commitment": ("target", "quota", "benchmark", "minimum", "take", "shortfall", "guarantee", "committed", "at least", "less than",
                            "achiev", "meet", "reach", "attain", "generat"),
     "confidentiality": ("confiden", "proprietary", "disclos", "divulg", "reveal"),
     "data_protection": ("personal", "privacy", "data", "breach", "security", "gdpr", "hipaa", "health", "incident"),
     "renewal_notice": ("renew", "extend", "extension", "until terminated", "automatically continu", "effect until", "effect thereafter until"),
-    "change_of_control": ("control", "ownership", "merge", "acqui", "consolidat", "reorgani", "amalgamation", "substantially all", "majority", "fifty", "50", "structure"),
+    "change_of_control": ("control", "ownership", "merge", "acqui", "consolidat", "reorgani", "amalgamation", "substantially all", "majority", "fifty", "50", "structure", "voting"),
     "uncapped_carveout": ("liab", "limitation", "exceed", "damages"),
     "most_favored_nation": ("favo", "lowest", "best", "similarly", "other", "higher", "greater"),
     "price_restrictions": ("price", "pricing", "fee", "rate", "charge", "adjust", "increase", "markup", "mark-up"),
