@@ -139,6 +139,10 @@ FINER: dict[str, Detector] = {
          r"|\b(?:shareholders?|shareholding|equity|ownership)\s+structure\s+(?:of\s+(?:\S+\s+){1,3}?)?(?:changes|is\s+changed|has\s+changed)\b", 3.5),
         # a merger "in which such Party is not the surviving entity"
         (r"\bnot\s+the\s+surviving\s+(?:entity|corporation|company|party)\b", 1),
+        # a takeover by a rival: "if Licensee is acquired by a competitor of Licensor", "the acquirer of all or substantially all of
+        # its assets is a direct competitor"
+        (r"\b(?:(?:acquired|merged|sold)\s+(?:\w+\s+){0,3}?(?:by|with|into|to)|acquisition\s+(?:\S+\s+){0,3}?by)\s+(?:a|an|any)\s+(?:\S+\s+){0,3}?competitor"
+         r"|\b(?:acquir[eo]r|purchaser|successor)\b.{0,60}?\b(?:is|be|being)\s+(?:a|an)\s+(?:\w+\s+){0,2}?competitor", 2),
         # a holder's stake falls below or rises above a share of the votes: "terminate ... once X holds less than
         # fifty percent (50%) of the voting power of the Company"
         (r"\b(?:holds?|owns?|has|have)\s+(?:less|fewer|more)\s+than\s+.{0,40}?\b(?:voting\s+(?:control|power|stock|shares|securities|interests?)|outstanding\s+(?:voting\s+)?(?:shares|stock|capital))", 2),
@@ -146,7 +150,8 @@ FINER: dict[str, Detector] = {
         (r"\bstatements?\s+of\s+(?:\w+\s+){0,2}?changes?\s+in\s+(?:beneficial\s+)?ownership\b|\bforms?\s+3\s+(?:and|or)\s+4\b", -4),
         # a definition names the event without saying what it does to the contract
         (r"^\W*(?:[\d.]+\s*)?(?:\([a-z\d]+\)\s*)?(?:for\s+(?:the\s+)?purposes?\s+(?:of\s+)?[^,]{0,60},\s*)?(?:an?\s+|the\s+)?[\"“']?change\s+(?:of|in)\s+(?:\w+\s+)?control[\"”']?"
-         r"\s+(?:shall\s+)?(?:means?|has\s+the\s+meaning)\b", -6),
+         r"\s+(?:shall\s+)?(?:means?|has\s+the\s+meaning)\b"
+         r"|\(\w{1,4}\)\s*[\"“]change\s+(?:of|in)\s+control[\"”]\s+(?:shall\s+)?means?\b", -6),
     ], threshold=3.5),
     "uncapped_carveout": _d("uncapped_carveout", [
         (r"\b(?:except(?:ing)?|excluding|other\s+than|(?:shall|will)\s+not\s+apply|(?:does|do)\s+not\s+apply|exclusions?|notwithstanding|save\s+for|without\s+limit)\b", 1),

@@ -148,6 +148,12 @@ READS: list[tuple[str, str]] = [
     # a right that ends when a holder's share of the votes falls below a level
     ("change_of_control", "The Distributor may terminate this Agreement on sixty days' notice once the Founder holds less than "
                           "fifty percent (50%) of the voting power of the Supplier."),
+    # a takeover by the other party's rival
+    ("change_of_control", "In the event of the Distributor's acquisition by a competitor of the Company, the Company may terminate "
+                          "this Agreement."),
+    ("change_of_control", "The Supplier may terminate this Agreement if the acquirer of the Reseller's business is a direct "
+                          "competitor of the Supplier."),
+    ("change_of_control", "Upon the Agent's acquisition by a Smith & Co. competitor, the Principal may terminate this Agreement."),
     # "warrants" the verb is not a warrant to buy shares
     ("most_favored_nation", "The Supplier warrants that the prices charged to the Buyer shall be no less favourable than the "
                             "prices charged to any other customer for like quantities."),
@@ -382,6 +388,10 @@ LEAVES: list[tuple[str, str]] = [
     ("change_of_control", "Changes in the holdings of the participants will be reported on Statements of Changes in Beneficial "
                           "Ownership on Forms 3 and 4 filed with the SEC."),
     ("change_of_control", "Upon a change of control of the Company, all unvested options held by the Consultant shall vest immediately."),
+    ("change_of_control", "In this Agreement: (a) \"Affiliate\" has the meaning given above; and (b) \"Change of Control\" means "
+                          "a merger of the Company with another entity."),
+    # a party's own purchase of a stake in a rival is a non-compete matter, not its takeover
+    ("change_of_control", "The Distributor shall not acquire any interest in a competitor of the Supplier during the Term."),
     # terms of a sale of shares, a lock-up or a warrant, not the price of goods or services
     ("most_favored_nation", "The Seller may then sell the shares to a third party on terms no more favourable than those "
                             "offered to the other shareholders, including the price."),
