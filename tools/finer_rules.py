@@ -139,6 +139,9 @@ FINER: dict[str, Detector] = {
          r"|\b(?:shareholders?|shareholding|equity|ownership)\s+structure\s+(?:of\s+(?:\S+\s+){1,3}?)?(?:changes|is\s+changed|has\s+changed)\b", 3.5),
         # a merger "in which such Party is not the surviving entity"
         (r"\bnot\s+the\s+surviving\s+(?:entity|corporation|company|party)\b", 1),
+        # an assignment on a merger that is void or needs consent: "in the case of a merger ..., any attempt to assign this
+        # Agreement other than as permitted above will be void"
+        (r"\bin\s+the\s+(?:case|event)\s+of\s+(?:a\s+|any\s+)?(?:reorgani[sz]ation|merger|consolidation)\b.{0,150}?\bassign\w*\b.{0,80}?\b(?:void|consent|approval|notice)", 1),
         # a takeover by a rival: "if Licensee is acquired by a competitor of Licensor", "the acquirer of all or substantially all of
         # its assets is a direct competitor"
         (r"\b(?:(?:acquired|merged|sold)\s+(?:\w+\s+){0,3}?(?:by|with|into|to)|acquisition\s+(?:\S+\s+){0,3}?by)\s+(?:a|an|any)\s+(?:\S+\s+){0,3}?competitor"

@@ -154,6 +154,9 @@ READS: list[tuple[str, str]] = [
     ("change_of_control", "The Supplier may terminate this Agreement if the acquirer of the Reseller's business is a direct "
                           "competitor of the Supplier."),
     ("change_of_control", "Upon the Agent's acquisition by a Smith & Co. competitor, the Principal may terminate this Agreement."),
+    # an assignment on a takeover that is void or needs the other party's consent
+    ("change_of_control", "In the case of a merger or a sale of all or substantially all of its assets, any assignment of this "
+                          "Agreement by the Reseller shall be void without the Supplier's consent."),
     # "warrants" the verb is not a warrant to buy shares
     ("most_favored_nation", "The Supplier warrants that the prices charged to the Buyer shall be no less favourable than the "
                             "prices charged to any other customer for like quantities."),
@@ -392,6 +395,9 @@ LEAVES: list[tuple[str, str]] = [
                           "a merger of the Company with another entity."),
     # a party's own purchase of a stake in a rival is a non-compete matter, not its takeover
     ("change_of_control", "The Distributor shall not acquire any interest in a competitor of the Supplier during the Term."),
+    # a free assignment to a successor (the CUAD labels of supplier contracts leave it out)
+    ("change_of_control", "Either party may assign this Agreement to a successor in connection with a merger or the sale of all or "
+                          "substantially all of its assets."),
     # terms of a sale of shares, a lock-up or a warrant, not the price of goods or services
     ("most_favored_nation", "The Seller may then sell the shares to a third party on terms no more favourable than those "
                             "offered to the other shareholders, including the price."),
