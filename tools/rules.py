@@ -28,10 +28,10 @@ _TRIGGER = r"\b(?<!including )(?<!even )(?:if|should|in\s+the\s+event|in\s+case|
 # a list item that grants the right: "(a) by Buyer for any reason upon ...", "(c) at any time upon 90 days' notice of
 # termination" (like every rule here, it scores only sentences holding a _KEYWORDS fragment such as "terminat")
 _ITEM = r"^\s*(?:\(?[a-z0-9]{1,4}\)|[a-z]\.|\d+(?:\.\d+)*\.?)\s+(?:by\s+(?:[\w/&.-]+\s+){1,4}?)?"
-# a committed quantity or sum (not a period): "$[*]", "10,000", "forty (40)", "five million dollars ($5,000,000)";
+# a committed quantity or sum (not a period): "$[*]", a figure redacted as "XXXX" or "*****", "10,000", "forty (40)", "five million dollars ($5,000,000)";
 # "thirty (30) days" and "two (2) times" are excluded, and a bare "one" ("at least one of ...") is no quantity
 _NUM_WORD = r"(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)"
-_COMMITTED_AMOUNT = (r"(?:US)?\$?\s*(?:\[[^\]]{0,20}\]|\d[\d,.]*(?![\d,.])|(?:(?:[a-z]+teen|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
+_COMMITTED_AMOUNT = (r"(?:US)?\$?\s*(?:\[[^\]]{0,20}\]|X{3,}|\*{3,}|\d[\d,.]*(?![\d,.])|(?:(?:[a-z]+teen|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
                      r"|hundred|thousand|million|billion|and|dollars?|us)[\s-]*){1,12}\(\s*(?:US)?\$?[\d,.]+\s*\)|" + _NUM_WORD + r"\b(?!-|\s*\())"
                      r"(?!\s*(?:\(\s*\d+\s*\)\s*)?(?:%|percent|business\s+|calendar\s+)?(?:days?|weeks?|months?|years?|hours?|minutes?|times)\b)")
 _AT_LEAST = r"\b(?:minimum\s+of|not\s+less\s+than|no\s+less\s+than|at\s+least)\s+"
@@ -269,10 +269,10 @@ DETECTORS: dict[str, Detector] = {
         # an amount per period: "not less than forty (40) episodes per year", "at least $[*] in each calendar quarter"
         (_AT_LEAST + _COMMITTED_AMOUNT + _PER_PERIOD, 3),
         # "guarantees to purchase a minimum of 10,000 units", "a minimum of 13,000,000 impressions"
-        (r"\bminimum\s+of\s+(?!\[)" + _COMMITTED_AMOUNT + r"(?!\s*(?:%|percent))", 2),
+        (r"\bminimum\s+of\s+(?!\[|X{3}|\*{3})" + _COMMITTED_AMOUNT + r"(?!\s*(?:%|percent))", 2),
         # "commits to purchase a minimum of 100 Units", "shall expend not less than $5,000", "agrees to commit funding of at least ..."
         (r"\b(?:purchas(?:e|es|ed|ing)|order(?:s|ed|ing)?|buy(?:s|ing)?|spend(?:s|ing)?|spent|expend\w*|invest(?:s|ing)?|commit(?:s|ted|ting)?|funding|produc(?:e|es|ed|ing)|set\s+up)\b.{0,60}?" + _AT_LEAST
-         + r"(?:(?:an\s+)?amount\s+(?:of|equal\s+to)\s+)?(?!\[)" + _COMMITTED_AMOUNT + r"(?!\s*(?:%|percent))", 3),
+         + r"(?:(?:an\s+)?amount\s+(?:of|equal\s+to)\s+)?(?!\[|X{3}|\*{3})" + _COMMITTED_AMOUNT + r"(?!\s*(?:%|percent))", 3),
         # a promised delivery or payment, even where the filing redacted the figure: "will deliver not less than [*] Impressions",
         # "will pay a minimum of [*] in cash", "pay a service fee of not less than two hundred dollars ($200)"
         (r"\b(?:deliver(?:s|ed|ing)?|pay(?:s|ing)?)\b.{0,60}?" + _AT_LEAST + r"(?:(?:an\s+)?amount\s+(?:of|equal\s+to)\s+)?" + _COMMITTED_AMOUNT

@@ -16,6 +16,8 @@ from tools.rules import DETECTORS
 READS: list[tuple[str, str]] = [
     # a promised delivery or payment, with the figure written out or redacted
     ("minimum_commitment", "During the second contract year the Publisher will deliver not less than [*] page views to the Advertiser's site."),
+    ("minimum_commitment", "The Publisher will deliver not less than XXXXXX page views to the Advertiser during each contract year."),
+    ("minimum_commitment", "The Reseller shall purchase at least ***** units of the Product in each calendar quarter."),
     ("minimum_commitment", "For each calendar month of the Term, the Retailer shall pay the Promoter a minimum of [XXX] in cash."),
     ("minimum_commitment", "The Franchisee shall pay a monthly support fee of not less than five hundred dollars ($500)."),
     # a sales threshold that keeps a right alive
