@@ -136,12 +136,28 @@ FINER: dict[str, Detector] = {
          r".{0,200}?\b(?:deemed|considered|constitute|treated\s+as)\s+(?:to\s+be\s+)?(?:an?\s+)?(?:assignment|transfer)"
          r"|\b(?:assignment|transfer)\W{0,3}\s+(?:\w+\s+){0,6}?(?:deemed|considered)\s+to\s+include\b.{0,200}?\b(?:merger|consolidation|control|acqui\w+)", 3.5),
         # an employee's severance or "good reason" on the employer's takeover is no counterparty's consent or exit right
-        (r"\b(?:severance|the\s+executive|good\s+reason)\b", -4),
+        (r"\b(?:severance|the\s+executive|good\s+reason|salary|bonus|unvested|vest(?:s|ed|ing)?)\b", -4),
         # "a change in the shareholding structure of Party B", "Party B's shareholder or equity structure changes"
         (r"\bchange\w*\s+(?:of|in|to)\s+(?:the\s+)?(?:\w+\s+){0,2}?(?:shareholders?|shareholding|equity|ownership)\s+structure\b"
          r"|\b(?:shareholders?|shareholding|equity|ownership)\s+structure\s+(?:of\s+(?:\S+\s+){1,3}?)?(?:changes|is\s+changed|has\s+changed)\b", 3.5),
         # a merger "in which such Party is not the surviving entity"
         (r"\bnot\s+the\s+surviving\s+(?:entity|corporation|company|party)\b", 1),
+        # an assignment on a merger that is void or needs consent: "in the case of a merger ..., any attempt to assign this
+        # Agreement other than as permitted above will be void"
+        (r"\bin\s+the\s+(?:case|event)\s+of\s+(?:a\s+|any\s+)?(?:reorgani[sz]ation|merger|consolidation)\b.{0,150}?\bassign\w*\b.{0,80}?\b(?:void|consent|approval|notice)", 1),
+        # a takeover by a rival: "if Licensee is acquired by a competitor of Licensor", "the acquirer of all or substantially all of
+        # its assets is a direct competitor"
+        (r"\b(?:(?:acquired|merged|sold)\s+(?:\w+\s+){0,3}?(?:by|with|into|to)|acquisition\s+(?:\S+\s+){0,3}?by)\s+(?:a|an|any)\s+(?:\S+\s+){0,3}?competitor"
+         r"|\b(?:acquir[eo]r|purchaser|successor)\b.{0,60}?\b(?:is|be|being)\s+(?:a|an)\s+(?:\w+\s+){0,2}?competitor", 2),
+        # a holder's stake falls below or rises above a share of the votes: "terminate ... once X holds less than
+        # fifty percent (50%) of the voting power of the Company"
+        (r"\b(?:holds?|owns?|has|have)\s+(?:less|fewer|more)\s+than\s+.{0,40}?\b(?:voting\s+(?:control|power|stock|shares|securities|interests?)|outstanding\s+(?:voting\s+)?(?:shares|stock|capital))", 2),
+        # the SEC's ownership reports ("Statement of Changes in Beneficial Ownership", "Forms 3 and 4") are no clause
+        (r"\bstatements?\s+of\s+(?:\w+\s+){0,2}?changes?\s+in\s+(?:beneficial\s+)?ownership\b|\bforms?\s+3\s+(?:and|or)\s+4\b", -4),
+        # a definition names the event without saying what it does to the contract
+        (r"^\W*(?:[\d.]+\s*)?(?:\([a-z\d]+\)\s*)?(?:for\s+(?:the\s+)?purposes?\s+(?:of\s+)?[^,]{0,60},\s*)?(?:an?\s+|the\s+)?[\"“']?change\s+(?:of|in)\s+(?:\w+\s+)?control[\"”']?"
+         r"\s+(?:shall\s+)?(?:means?|has\s+the\s+meaning)\b"
+         r"|\(\w{1,4}\)\s*[\"“]change\s+(?:of|in)\s+control[\"”]\s+(?:shall\s+)?means?\b", -6),
     ], threshold=3.5),
     "uncapped_carveout": _d("uncapped_carveout", [
         (r"\b(?:except(?:ing)?|excluding|other\s+than|(?:shall|will)\s+not\s+apply|(?:does|do)\s+not\s+apply|exclusions?|notwithstanding|save\s+for|without\s+limit)\b", 1),
@@ -239,6 +255,10 @@ FINER: dict[str, Detector] = {
         (r"\b(?:not|no|neither)\b.{0,40}?\b(?:liable|oblig\w*|responsible)\b.{0,30}?\b(?:for|to\s+pay)\s+(?:any\s+)?(?:termination|cancellation)\s+(?:fees?|charges?|payments?)", -3),
         (r"\b(?:without|no)\s+(?:any\s+)?(?:early\s+)?(?:termination|cancell?ation)\s+(?:fees?|charges?|payments?|penalt(?:y|ies))", -3),
         (r"\bfor\s+each\s+(?:day|week)\s+of\s+delay\b", 2),
+        # a sum that runs with the delay: "a late fee for each day past the deadline", "for each week that delivery is
+        # delayed" (not interest on a late payment)
+        (r"^(?!.*\binterest\b).*(?:\b(?:for\s+each|per|every)\s+(?:full\s+|calendar\s+|business\s+|working\s+)?(?:day|week)\s+(?:of\s+delay|past|beyond|late"
+         r"|that\s+(?:\w+\s+){0,3}?(?:is|are|remains?)\s+(?:delayed|late|overdue)))", 3),
         # a fee owed for ending early, however it is capitalised: "shall pay a termination fee of", "an early termination penalty"
         (r"\b(?:pay\w*|receive|entitled\s+to|owe)\b.{0,80}?\b(?:early\s+)?(?:termination|cancell?ation|exit|break[\s-]?up)\s+(?:fees?|charges?|payments?|penalt(?:y|ies))\b|\bearly\s+termination\s+penalt", 3),
         # the fee named with its amount, without a verb of paying: "a termination payment equal to the annual fee"

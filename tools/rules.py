@@ -28,10 +28,10 @@ _TRIGGER = r"\b(?<!including )(?<!even )(?:if|should|once|in\s+the\s+event|in\s+
 # a list item that grants the right: "(a) by Buyer for any reason upon ...", "(c) at any time upon 90 days' notice of
 # termination" (like every rule here, it scores only sentences holding a _KEYWORDS fragment such as "terminat")
 _ITEM = r"^\s*(?:\(?[a-z0-9]{1,4}\)|[a-z]\.|\d+(?:\.\d+)*\.?)\s+(?:by\s+(?:[\w/&.-]+\s+){1,4}?)?"
-# a committed quantity or sum (not a period): "$[*]", "10,000", "forty (40)", "five million dollars ($5,000,000)";
+# a committed quantity or sum (not a period): "$[*]", a figure redacted as "XXXX" or "*****", "10,000", "forty (40)", "five million dollars ($5,000,000)";
 # "thirty (30) days" and "two (2) times" are excluded, and a bare "one" ("at least one of ...") is no quantity
 _NUM_WORD = r"(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)"
-_COMMITTED_AMOUNT = (r"(?:US)?\$?\s*(?:\[[^\]]{0,20}\]|\d[\d,.]*(?![\d,.])|(?:(?:[a-z]+teen|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
+_COMMITTED_AMOUNT = (r"(?:US)?\$?\s*(?:\[[^\]]{0,20}\]|X{3,}|\*{3,}|\d[\d,.]*(?![\d,.])|(?:(?:[a-z]+teen|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
                      r"|hundred|thousand|million|billion|and|dollars?|us)[\s-]*){1,12}\(\s*(?:US)?\$?[\d,.]+\s*\)|" + _NUM_WORD + r"\b(?!-|\s*\())"
                      r"(?!\s*(?:\(\s*\d+\s*\)\s*)?(?:%|percent|business\s+|calendar\s+)?(?:days?|weeks?|months?|years?|hours?|minutes?|times)\b)")
 _AT_LEAST = r"\b(?:minimum\s+of|not\s+less\s+than|no\s+less\s+than|at\s+least)\s+"
@@ -275,10 +275,10 @@ DETECTORS: dict[str, Detector] = {
         # an amount per period: "not less than forty (40) episodes per year", "at least $[*] in each calendar quarter"
         (_AT_LEAST + _COMMITTED_AMOUNT + _PER_PERIOD, 3),
         # "guarantees to purchase a minimum of 10,000 units", "a minimum of 13,000,000 impressions"
-        (r"\bminimum\s+of\s+(?!\[)" + _COMMITTED_AMOUNT + r"(?!\s*(?:%|percent))", 2),
+        (r"\bminimum\s+of\s+(?!\[|X{3}|\*{3})" + _COMMITTED_AMOUNT + r"(?!\s*(?:%|percent))", 2),
         # "commits to purchase a minimum of 100 Units", "shall expend not less than $5,000", "agrees to commit funding of at least ..."
         (r"\b(?:purchas(?:e|es|ed|ing)|order(?:s|ed|ing)?|buy(?:s|ing)?|spend(?:s|ing)?|spent|expend\w*|invest(?:s|ing)?|commit(?:s|ted|ting)?|funding|produc(?:e|es|ed|ing)|set\s+up)\b.{0,60}?" + _AT_LEAST
-         + r"(?:(?:an\s+)?amount\s+(?:of|equal\s+to)\s+)?(?!\[)" + _COMMITTED_AMOUNT + r"(?!\s*(?:%|percent))", 3),
+         + r"(?:(?:an\s+)?amount\s+(?:of|equal\s+to)\s+)?(?!\[|X{3}|\*{3})" + _COMMITTED_AMOUNT + r"(?!\s*(?:%|percent))", 3),
         # a promised delivery or payment, even where the filing redacted the figure: "will deliver not less than [*] Impressions",
         # "will pay a minimum of [*] in cash", "pay a service fee of not less than two hundred dollars ($200)"
         (r"\b(?:deliver(?:s|ed|ing)?|pay(?:s|ing)?)\b.{0,60}?" + _AT_LEAST + r"(?:(?:an\s+)?amount\s+(?:of|equal\s+to)\s+)?" + _COMMITTED_AMOUNT
@@ -288,6 +288,12 @@ DETECTORS: dict[str, Detector] = {
          + _COMMITTED_AMOUNT, 3),
         # quota attainment: "meeting the Quotas", "fees equal to or greater than the Quota Amount"
         (r"\b(?:meet|achiev|satisf|attain|reach|greater\s+than|less\s+than)\w*\b.{0,40}?\bquotas?\b", 3),
+        # a guaranteed figure: "guarantees that it will deliver [*] click-throughs", "shall deliver at least the following quantities"
+        (r"\bguarantee[sd]?\b.{0,40}?\b(?:deliver|provide|generate|purchase|order|achieve|produce)\w*\s+(?:a\s+total\s+of\s+)?" + _COMMITTED_AMOUNT
+         + r"(?!\s*(?:%|percent))", 3),
+        (_AT_LEAST + r"the\s+following\s+(?:quantities|amounts|numbers|volumes|minimums?)\b", 3),
+        # a floor under a payment: "the royalties shall not be reduced in any quarter to less than [*] of the amount due"
+        (r"^(?=.*\b(?:royalt(?:y|ies)|payments?|fees?)\b).*\b(?:not|no\s+event)\b.{0,80}?\breduced\b.{0,80}?\b(?:(?:less|lower)\s+than|below)\b", 3),
         (r"\bminimum\s+(?:annual\s+)?(?:royalt(?:y|ies)|guarantee)|\bguaranteed\s+(?:fee|payment|royalt(?:y|ies))", 3),
         # the least a court or a disclosure needs: "limited to the minimum extent necessary", "the minimum amount of information reasonably necessary"
         (r"\bminimum\s+(?:amount|extent|degree)\b(?:\s+[\w']+){0,6}?\s+(?:(?:reasonably|strictly|legally)\s+)?(?:necessary|legally\s+required|required\s+(?:by|under)\b)", -3),
@@ -331,13 +337,13 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     "warranty": ("warrant", "defect", "specification", "as is", "as-is"),
     "warranty_duration": ("warrant", "defect", "reject", "conform", "inspect", "discrepan", "accept", "meet", "comply", "damaged", "shelf"),
     "liquidated_damages": ("liquidated", "credit", "penalt", "termination", "cancellation", "delay", "fee", "charge"),
-    "liquidated_damages_clause": ("liquidated", "fee", "charge", "payment", "penalt", "delay"),
-    "minimum_commitment": ("target", "quota", "benchmark", "minimum", "take", "shortfall", "guaranteed", "committed", "at least", "less than",
+    "liquidated_damages_clause": ("liquidated", "fee", "charge", "payment", "penalt", "delay", "late", "past", "beyond", "overdue"),
+    "minimum_commitment": ("target", "quota", "benchmark", "minimum", "take", "shortfall", "guarantee", "committed", "at least", "less than",
                            "achiev", "meet", "reach", "attain", "generat"),
     "confidentiality": ("confiden", "proprietary", "disclos", "divulg", "reveal"),
     "data_protection": ("personal", "privacy", "data", "breach", "security", "gdpr", "hipaa", "health", "incident"),
     "renewal_notice": ("renew", "extend", "extension", "until terminated", "automatically continu", "effect until", "effect thereafter until"),
-    "change_of_control": ("control", "ownership", "merge", "acqui", "consolidat", "reorgani", "amalgamation", "substantially all", "majority", "fifty", "50", "structure"),
+    "change_of_control": ("control", "ownership", "merge", "acqui", "consolidat", "reorgani", "amalgamation", "substantially all", "majority", "fifty", "50", "structure", "voting"),
     "uncapped_carveout": ("liab", "limitation", "exceed", "damages"),
     "most_favored_nation": ("favo", "lowest", "best", "similarly", "other", "higher", "greater"),
     "price_restrictions": ("price", "pricing", "fee", "rate", "charge", "adjust", "increase", "markup", "mark-up"),

@@ -16,6 +16,8 @@ from tools.rules import DETECTORS
 READS: list[tuple[str, str]] = [
     # a promised delivery or payment, with the figure written out or redacted
     ("minimum_commitment", "During the second contract year the Publisher will deliver not less than [*] page views to the Advertiser's site."),
+    ("minimum_commitment", "The Publisher will deliver not less than XXXXXX page views to the Advertiser during each contract year."),
+    ("minimum_commitment", "The Reseller shall purchase at least ***** units of the Product in each calendar quarter."),
     ("minimum_commitment", "For each calendar month of the Term, the Retailer shall pay the Promoter a minimum of [XXX] in cash."),
     ("minimum_commitment", "The Franchisee shall pay a monthly support fee of not less than five hundred dollars ($500)."),
     # a sales threshold that keeps a right alive
@@ -30,6 +32,11 @@ READS: list[tuple[str, str]] = [
     ("minimum_commitment", "The Sponsor shall expend not less than $25,000 on local advertising."),
     ("minimum_commitment", "The Publisher will deliver a guaranteed minimum of 2,000,000 impressions per month."),
     ("minimum_commitment", "If the Distributor fails to achieve its annual quota, the Supplier may terminate this Agreement."),
+    # a guaranteed figure, a table of least quantities, a floor under royalties
+    ("minimum_commitment", "The Network guarantees that it will deliver 500,000 impressions to the Sponsor during the Term."),
+    ("minimum_commitment", "The Agency shall place advertisements in at least the following quantities in each contract year:"),
+    ("minimum_commitment", "In no event shall the royalties payable in any calendar quarter be reduced to less than half of the amount "
+                           "otherwise due."),
     ("termination_convenience", "The Client may terminate this Agreement (including every statement of work issued under it, other than any "
                                 "statement of work on which another statement of work depends for its delivery) or any single statement of "
                                 "work for convenience at the end of any calendar month."),
@@ -165,6 +172,18 @@ READS: list[tuple[str, str]] = [
                           "requiring the Licensor's consent."),
     ("change_of_control", "A \"transfer\" shall be deemed to include a merger of a party with another entity or an acquisition "
                           "of the power to control its management."),
+    # a right that ends when a holder's share of the votes falls below a level
+    ("change_of_control", "The Distributor may terminate this Agreement on sixty days' notice once the Founder holds less than "
+                          "fifty percent (50%) of the voting power of the Supplier."),
+    # a takeover by the other party's rival
+    ("change_of_control", "In the event of the Distributor's acquisition by a competitor of the Company, the Company may terminate "
+                          "this Agreement."),
+    ("change_of_control", "The Supplier may terminate this Agreement if the acquirer of the Reseller's business is a direct "
+                          "competitor of the Supplier."),
+    ("change_of_control", "Upon the Agent's acquisition by a Smith & Co. competitor, the Principal may terminate this Agreement."),
+    # an assignment on a takeover that is void or needs the other party's consent
+    ("change_of_control", "In the case of a merger or a sale of all or substantially all of its assets, any assignment of this "
+                          "Agreement by the Reseller shall be void without the Supplier's consent."),
     # "warrants" the verb is not a warrant to buy shares
     ("most_favored_nation", "The Supplier warrants that the prices charged to the Buyer shall be no less favourable than the "
                             "prices charged to any other customer for like quantities."),
@@ -250,6 +269,10 @@ READS: list[tuple[str, str]] = [
     ("liquidated_damages_clause", "The Company may end the engagement on three months' notice together with a termination payment equal to one "
                                   "year of retainer."),
     ("liquidated_damages_clause", "The exit fee shall be calculated as twelve months of the average monthly charges."),
+    # a sum that grows with each day or week of delay
+    ("liquidated_damages_clause", "If the Contractor misses the completion date, it shall pay the Owner $1,000 for each day that "
+                                  "completion is delayed."),
+    ("liquidated_damages_clause", "The Licensor shall credit the Licensee a late fee for each day past the agreed repair deadline."),
     ("liquidated_damages", "If the Supplier fails to deliver by the agreed date, the Supplier shall credit the Buyer two per cent (2%) of the "
                            "order value for each week of delay."),
     ("liquidated_damages", "If the Buyer cancels an accepted order, the Buyer shall pay a cancellation charge of 20% of its price."),
@@ -287,6 +310,9 @@ LEAVES: list[tuple[str, str]] = [
     ("minimum_commitment", "The Contractor shall maintain liability insurance with a minimum of $1,000,000 per occurrence."),
     ("minimum_commitment", "Purchaser shall place each purchase order at least forty-five (45) days before the requested delivery date."),
     ("minimum_commitment", "Service availability shall be a minimum of 99.5 percent in each calendar month."),
+    # a guaranteed delivery time or share is no guaranteed quantity
+    ("minimum_commitment", "The Seller guarantees that it will deliver the Products within thirty (30) days of each order."),
+    ("minimum_commitment", "The Supplier guarantees that it will deliver 98% of the ordered Products by the delivery date."),
     # "for convenience of reference" is about headings, however far it stands from a termination right
     ("termination_convenience", "The Client may terminate this Agreement under Section 9 (including every statement of work issued under it, "
                                 "other than any statement of work on which another statement of work depends for its delivery), and the "
@@ -411,6 +437,21 @@ LEAVES: list[tuple[str, str]] = [
                           "Control, the Company shall pay the severance set out in Section 5."),
     # change of control needs a change of owner, not any termination
     ("change_of_control", "Either party may terminate this Agreement if the other party fails to cure a material breach."),
+    # a definition of the event, the SEC's ownership reports, an adviser's vesting on a takeover
+    ("change_of_control", "\"Change of Control\" means the acquisition by any person of more than fifty percent of the voting "
+                          "stock of a Party."),
+    ("change_of_control", "For purposes of this Section, a \"change in control\" shall mean a merger or a sale of all or substantially "
+                          "all of the assets of the Company."),
+    ("change_of_control", "Changes in the holdings of the participants will be reported on Statements of Changes in Beneficial "
+                          "Ownership on Forms 3 and 4 filed with the SEC."),
+    ("change_of_control", "Upon a change of control of the Company, all unvested options held by the Consultant shall vest immediately."),
+    ("change_of_control", "In this Agreement: (a) \"Affiliate\" has the meaning given above; and (b) \"Change of Control\" means "
+                          "a merger of the Company with another entity."),
+    # a party's own purchase of a stake in a rival is a non-compete matter, not its takeover
+    ("change_of_control", "The Distributor shall not acquire any interest in a competitor of the Supplier during the Term."),
+    # a free assignment to a successor (the CUAD labels of supplier contracts leave it out)
+    ("change_of_control", "Either party may assign this Agreement to a successor in connection with a merger or the sale of all or "
+                          "substantially all of its assets."),
     # terms of a sale of shares, a lock-up or a warrant, not the price of goods or services
     ("most_favored_nation", "The Seller may then sell the shares to a third party on terms no more favourable than those "
                             "offered to the other shareholders, including the price."),
@@ -499,6 +540,8 @@ LEAVES: list[tuple[str, str]] = [
     ("liquidated_damages_clause", "Neither party shall be liable to pay any termination fees upon expiry of the Term."),
     ("liquidated_damages_clause", "The Distributor shall pay the fees set out in Schedule B within thirty (30) days of each invoice."),
     ("liquidated_damages_clause", "Neither party shall be obliged to pay any termination charges upon expiry of the Term."),
+    # interest on a late payment is no stipulated sum
+    ("liquidated_damages_clause", "Overdue invoices accrue interest of 0.05% for each day that they remain overdue."),
     # a credit for goods sent back is a refund
     ("liquidated_damages", "The Seller shall credit the Distributor's account with the price paid for any returned Products."),
     ("liquidated_damages", "If the goods are found defective, the Manufacturer shall credit the Customer with their invoiced value."),
