@@ -336,6 +336,8 @@ FINER: dict[str, Detector] = {
         (r"\bsolicit\w*|\bhire\b|\bemployees\b|\bentice\b|\binterfere\w*|\bcircumvent\w*", -2),
         # a covenant not to do something after the end (not to compete, acquire, use data) is a restriction, not a service
         (r"\b(?:shall|will)\s+not\s+(?!be\s+(?:required|obligated|relieved|liable|affected)\b)|\bprohibited\s+from\b", -2),
+        # what stops at the end is no service that goes on after it: "the licence shall immediately cease"
+        (r"\b(?:immediately|forthwith)\s+(?:cease|terminate|stop|discontinue)", -3),
         # a transition after the closing of an acquisition, not after the end of the contract
         (r"\bclosing\s+date\b|\b(?:after|following)\s+(?:the\s+)?(?:\w+\s+)?closing\b", -2),
         # an early-termination fee is a charge for ending, not an obligation after it

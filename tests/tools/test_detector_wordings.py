@@ -522,6 +522,8 @@ LEAVES: list[tuple[str, str]] = [
                                   "the termination of this Agreement."),
     ("post_termination_services", "For a period of one hundred twenty (120) days after the Closing Date (the \"Transition Period\"), the Buyer may "
                                   "use the Seller's trade names."),
+    # services that stop at the end
+    ("post_termination_services", "Upon termination of this Agreement, the Developer shall immediately cease to perform the development services."),
     # "provider" and "seller" are no act that continues
     ("post_termination_services", "Either party may appoint a new logistics provider for one (1) year, beginning on the day following termination "
                                   "of this Agreement."),
