@@ -280,8 +280,24 @@ FINER: dict[str, Detector] = {
          r"(?:more|most)\s+favou?rable\s+(?:terms?|provisions?|prices?|pricing|rates?|conditions?)", 3),
         # a grant to others "on terms more favourable to the third party than those offered to" this party
         (r"\b(?:terms|conditions|prices?|rates?)\s+(?:\w+\s+){0,2}?(?<!no\s)more\s+favou?rable\b.{0,60}?\bthan\b.{0,40}?\b(?:offered|granted|given|extended|available|provided)\s+to\b", 2),
+        # a ceiling set by what others pay: "fees shall not exceed the fees charged to any other licensee",
+        # "a price no higher than the lowest price offered to any third party"
+        (r"\b(?:prices?|pricing|fees|rates|royalt\w+|charges)\b.{0,40}?"
+         r"\b(?:not\s+(?:to\s+)?exceed|not\s+be\s+(?:higher|greater)\s+than|no\s+(?:higher|greater)\s+than|equal\s+to\s+or\s+(?:less|lower)\s+than)\s+"
+         r"(?:the\s+|those\s+|that\s+)?(?:lowest\s+)?(?:prices?|fees|rates?|royalt\w+|charges)\s+(?:\w+\s+){0,3}?"
+         r"(?:charged|offered|granted|extended|quoted)\b.{0,40}?\bto\s+(?:any\s+|its\s+|all\s+)?(?:other|third|unaffiliated|similarly)\b", 3),
+        # others must not get a better price: "pricing which is better than that provided to X",
+        # "lower prices than those charged to other purchasers"
+        (r"\b(?:prices?|pricing|rates?|fees|royalt\w+)\b.{0,60}?\b(?:better|lower)\s+than\s+(?:that|those|the\s+(?:prices?|pricing|rates?|fees))\b.{0,40}?"
+         r"\b(?:provided|offered|charged|given|granted|extended|available|paid)\b"
+         r"|\b(?:better|lower)\s+(?:prices?|pricing|rates?|fees)\b.{0,80}?\bthan\s+(?:that|those)\s+(?:\w+\s+){0,2}?(?:provided|offered|charged|given|granted|extended|available|paid)\b", 3),
+        # "no other licensee shall receive terms more favourable than", "the highest rate paid to any other"
+        (r"\bno\s+other\s+(?:\w+\s+){1,2}?(?:shall|will|may)\s+(?:receive|be\s+(?:granted|offered|given|charged))\b.{0,120}?\b(?:greater|better|more\s+favou?rable|lower)\b.{0,150}?\bthan\b"
+         r"|\b(?:lowest|best|highest)\s+(?:[\w-]+\s+){0,2}?(?:prices?|pricing|rates?|fees|royalt\w+|remuneration)\b.{0,60}?"
+         r"\b(?:charged|paid|offered|given|granted|sold)\s+(?:by\s+(?:the\s+)?\w+\s+)?(?:to|for)\s+(?:any|other|third|an?\s+other)\b", 3),
         # dealings with affiliates "no less favourable than would be available from unaffiliated parties"
-        (r"\bunaffiliated\b", -3),
+        # (what a party charges "to unaffiliated third parties" is the benchmark of a most-favoured clause)
+        (r"\b(?<!\bto\s)(?<!\bto\san\s)unaffiliated\b", -3),
         # terms of a sale of shares or warrants (a right of first refusal, a lock-up), not of goods or services
         (rf"\b(?:shares|lock-?up|underwriters?|initial\s+public\s+offering)\b|{_SECURITY_WARRANT}", -3),
     ]),
@@ -298,6 +314,9 @@ FINER: dict[str, Detector] = {
         (r"\b(?:not\s+(?:to\s+)?exceed|no\s+(?:more|greater)\s+than|not\s+more\s+than|in\s+excess\s+of)\s+(?:an?\s+)?(?:\S+\s+){0,3}?(?:percent|%)\s*(?:\S+\s+)?(?:increase|mark-?up)"
          r"|\b(?:increase|mark-?up)s?\s+(?:of\s+|by\s+)?(?:no|not)\s+(?:more|greater)\s+than\b|\bat\s+cost\s+without\s+(?:any\s+)?mark-?up", 3),
         (r"\bliquidated\s+damages\b|\bliabilit\w*\b", -3),
+        # a sum capped in money ("may be increased by an additional amount not to exceed $10,000") is a budget,
+        # not a limit on raising a price (a cap per unit, "$0.05 per unit", still is one)
+        (r"\bamount\s+(?:not\s+to\s+exceed|of\s+up\s+to)\s+(?:US)?\$\s*[\d,.]+(?![\d,.])(?!\s*(?:per|for\s+each|each|a|an)\b)", -3),
         # the price of securities, not of goods or services: "the exercise price of the warrants shall not increase"
         (rf"\b(?:exercise|strike|conversion)\s+price\b|{_SECURITY_WARRANT}|\bper\s+share\b", -3),
     ]),

@@ -209,9 +209,27 @@ DETECTORS: dict[str, Detector] = {
     "audit_rights": _d("audit_rights", [
         (r"\b(?:permit|allow|entitled|right)\b.{0,60}?\baudit\w*", 3),
         (r"\bgovernmental\s+authorit", -2),
-        (r"\b(?:audit|inspect|examin|verif)\w*\b.{0,100}?\b(?:books|records|accounts|facilit\w+|premises|sites?|plants?|operations)\b", 3),
+        # (a test that "verifies" an effect on a web site is no inspection of a site)
+        (r"\b(?:audit|inspect|examin)\w*\b.{0,100}?\b(?:books|records|accounts|facilit\w+|premises|sites?|plants?|operations)\b"
+         r"|\bverif\w*\b.{0,100}?\b(?:books|records|accounts)\b", 3),
         (r"\b(?:books|records|accounts)\b.{0,150}?\b(?:audit|inspect|examin)\w*", 3),
-        (r"\b(?:right\s+to|may)\s+(?:\w+\s+){0,2}(?:audit|inspect)", 3),
+        # "may audit", "may, at its own expense, audit", "allows the Licensor to audit"
+        (r"\b(?:right\s+to|may)\s+(?:\w+\s+){0,2}(?:audit|inspect)|\bmay\s*,[^,]{1,60},\s*(?:audit|inspect)"
+         r"|\b(?:allows|permits)\s+(?:\w+\s+){1,4}?to\s+(?:audit|inspect)", 3),
+        # records kept open to the other party: "make its books available to X", "shall be available and open to
+        # inspection", "make available for examination all documentation", "review the books and records of"
+        (r"\b(?:books|records|accounts|documents|documentation)\b.{0,200}?\b(?:available|open)\s+(?:\w+\s+){0,3}?(?:to|for)\s+(?:\w+\s+){0,2}?"
+         r"(?:inspection|examination|review|audit|verification)"
+         r"|\bmake\s+(?:\w+\s+){0,4}?(?:books|records|accounts)\s+(?:\w+\s+){0,2}?available\b"
+         r"|\bmake\s+available\s+(?:\w+\s+){0,3}?for\s+(?:\w+\s+){0,2}?(?:inspection|examination|review|audit)"
+         r"|\bmake\s+available\b[^.;]{0,120}?\b(?:books|records|accounts)\b"
+         r"|\breview\s+(?!of\b)(?:(?:the|its|all|such|their|any)\s+)?(?:\w+\s+){0,2}?(?:books|records|accounts)\b", 3),
+        # a catalogue of activities ("design, supply, installation, inspection, operations, ...") names a field, no right
+        (r"(?:\b[\w/-]+(?:\s+of)?\s*,\s*){8,}", -3),
+        # a line in capitals is a heading or the title of a task ("INSPECTION OF THE SITE"), not a right
+        (r"^(?-i:[^a-z]+)$", -2),
+        # a company's published "audited accounts" or "audited financial statements" are no right to audit
+        (r"\baudited\s+(?:\w+\s+)?(?:accounts|financials?|financial\s+statements|statements)\b", -2),
         (r"\baudit\w*\b", 1),
         (r"\b(?:access|available)\b.{0,60}?\b(?:books|records|facilit\w+|premises)\b", 1.5),
         # "shall afford X full access at reasonable times to its books and records"
@@ -345,7 +363,7 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     "renewal_notice": ("renew", "extend", "extension", "until terminated", "automatically continu", "effect until", "effect thereafter until"),
     "change_of_control": ("control", "ownership", "merge", "acqui", "consolidat", "reorgani", "amalgamation", "substantially all", "majority", "fifty", "50", "structure", "voting"),
     "uncapped_carveout": ("liab", "limitation", "exceed", "damages"),
-    "most_favored_nation": ("favo", "lowest", "best", "similarly", "other", "higher", "greater"),
+    "most_favored_nation": ("favo", "lowest", "best", "highest", "similarly", "other", "higher", "greater", "better", "lower", "exceed"),
     "price_restrictions": ("price", "pricing", "fee", "rate", "charge", "adjust", "increase", "markup", "mark-up"),
     "post_termination_services": ("terminat", "expir", "transition", "successor", "surviv", "beyond", "remaining", "existing",
                                   "sell-off", "sell off", "selloff", "wind down", "wind-down", "phase-out", "phase out"),

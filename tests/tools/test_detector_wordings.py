@@ -195,12 +195,36 @@ READS: list[tuple[str, str]] = [
     ("most_favored_nation", "The terms offered to the Reseller shall be no less favourable than the terms in effect with any other reseller."),
     ("most_favored_nation", "The Client will not be charged a higher fee than the Vendor makes available to its other clients."),
     ("most_favored_nation", "The Investor shall have the full benefit of any more favourable terms granted to a later investor."),
+    # a ceiling set by what others pay, a better price others must not get, the best rate paid to another
+    ("most_favored_nation", "The fees for the Software shall not exceed the fees charged by the Vendor to its other licensees."),
+    ("most_favored_nation", "The licence fees shall not exceed the fees charged by the Licensor to unaffiliated third parties."),
+    ("most_favored_nation", "The Distributor shall not offer any competitor of the Customer pricing which is better than that offered to "
+                            "the Customer."),
+    ("most_favored_nation", "If the Supplier grants a retailer lower prices for the Goods than those charged to the Buyer, the Buyer "
+                            "shall receive a credit for the difference."),
+    ("most_favored_nation", "No other exhibitor shall receive a booth of greater size or better location than the booth given to the Sponsor."),
+    ("most_favored_nation", "The Company shall raise the Artist's fee to the highest rate paid by the Company to any other artist for "
+                            "a like appearance."),
     ("price_restrictions", "The Supplier warrants that the prices for the Products shall not be increased during the first year."),
     ("price_restrictions", "Any annual adjustment of the Fees shall not exceed five percent (5%) of the Fees then in effect."),
     # price restrictions
     ("price_restrictions", "The parties may renew for another year with fees that do not exceed a five percent increase over the current fees."),
     ("price_restrictions", "Services performed for the Owner on such projects shall be charged at cost without markup."),
     ("price_restrictions", "The Supplier shall not increase the prices set out in Schedule A during the first year."),
+    # a cap on an increase per unit is still a cap on raising a price
+    ("price_restrictions", "The Supplier may increase the prices of the Products once a year by an amount not to exceed $0.10 per unit."),
+    # access to books and records for an audit, however it is granted
+    ("audit_rights", "Each party may, at its own cost and on reasonable notice, audit the other party's compliance with this Agreement."),
+    ("audit_rights", "The Manufacturer allows the Brand Owner to audit its production of the Products twice a year."),
+    ("audit_rights", "The Agent shall make its books available to the Principal on reasonable notice during the Term and for one year after."),
+    ("audit_rights", "The partnership's books shall be kept at its principal office in accordance with generally accepted accounting "
+                     "principles and shall at all reasonable times be available and open to inspection by each partner."),
+    ("audit_rights", "The Reseller shall keep records of all sales and make those records available for review by the Vendor each quarter."),
+    ("audit_rights", "The Contractor shall make available for examination and copying all documentation relating to the Services."),
+    ("audit_rights", "The Processor shall make available at its offices, during business hours, all books and policies relating to the "
+                     "Personal Data."),
+    ("audit_rights", "The Borrower shall permit the Lender and its agents, at reasonable times, to review the books and records of the "
+                     "Borrower."),
     ("exclusivity", "During the Term, Acme shall be the exclusive online travel booking provider on the Portal."),
     # a carve-out by cross-reference from an exclusion of indirect damages
     ("uncapped_carveout", "EXCEPT UNDER SECTION 12, IN NO EVENT WILL EITHER PARTY BE LIABLE FOR ANY INDIRECT OR CONSEQUENTIAL DAMAGES."),
@@ -465,6 +489,16 @@ LEAVES: list[tuple[str, str]] = [
                            "shall not be changed."),
     # a cap on fees or expenses is not a restriction on raising a price
     ("price_restrictions", "The Company will reimburse the Agent's legal fees and expenses, which shall not exceed $50,000."),
+    ("price_restrictions", "If the closing is delayed, the fees paid to the Adviser may be increased by an additional amount not to "
+                           "exceed $25,000."),
+    # a test that verifies an effect on a web site, a review of records by counsel, published audited accounts,
+    # a catalogue of activities and a task title in capitals are no right to audit
+    ("audit_rights", "If the trial verifies that the pop-up window harms traffic to the Partner's Site, the Partner may remove it."),
+    ("audit_rights", "Based on a review of corporate records of the Company, counsel is not aware of any pending litigation."),
+    ("audit_rights", "The Executive forfeits the bonus if his fraud causes the audited accounts of a Group Company to be restated."),
+    ("audit_rights", "The Field means the design, engineering, procurement, fabrication, construction, installation, supply, training, "
+                     "delivery, inspection, testing, operations, maintenance, repair and replacement of boiler plants."),
+    ("audit_rights", "INSPECTION OF THE GENERAL SITE CONDITIONS, INVERTERS, WIRING AND MOUNTING STRUCTURES AT EACH PLANT."),
     ("price_restrictions", "The Supplier may adjust its prices from time to time, including but not limited to raising or lowering them."),
     ("exclusivity", "All trademarks used by the Distributor shall remain the sole and exclusive property of the Manufacturer."),
     # claims-procedure boilerplate of an indemnity
