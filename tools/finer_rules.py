@@ -142,6 +142,9 @@ FINER: dict[str, Detector] = {
         # an assignment on a merger that is void or needs consent: "in the case of a merger ..., any attempt to assign this
         # Agreement other than as permitted above will be void"
         (r"\bin\s+the\s+(?:case|event)\s+of\s+(?:a\s+|any\s+)?(?:reorgani[sz]ation|merger|consolidation)\b.{0,150}?\bassign\w*\b.{0,80}?\b(?:void|consent|approval|notice)", 1),
+        # an assignment on a takeover that the other party must be told of: "may assign in connection with a merger or a sale
+        # of all or substantially all of its assets, provided that it gives the other party notice"
+        (r"^(?=.*\bassign).*\b(?:merger|all\s+or\s+substantially\s+all)\b.{0,200}?\b(?:provided|on\s+condition|subject\s+to|upon)\b.{0,80}?\b(?:notice|notif\w+)", 1),
         # a takeover by a rival: "if Licensee is acquired by a competitor of Licensor", "the acquirer of all or substantially all of
         # its assets is a direct competitor"
         (r"\b(?:(?:acquired|merged|sold)\s+(?:\w+\s+){0,3}?(?:by|with|into|to)|acquisition\s+(?:\S+\s+){0,3}?by)\s+(?:a|an|any)\s+(?:\S+\s+){0,3}?competitor"

@@ -156,9 +156,11 @@ READS: list[tuple[str, str]] = [
     ("change_of_control", "The Supplier may terminate this Agreement if the acquirer of the Reseller's business is a direct "
                           "competitor of the Supplier."),
     ("change_of_control", "Upon the Agent's acquisition by a Smith & Co. competitor, the Principal may terminate this Agreement."),
-    # an assignment on a takeover that is void or needs the other party's consent
+    # an assignment on a takeover that is void, needs the other party's consent or must be notified
     ("change_of_control", "In the case of a merger or a sale of all or substantially all of its assets, any assignment of this "
                           "Agreement by the Reseller shall be void without the Supplier's consent."),
+    ("change_of_control", "Either party may assign this Agreement in connection with a merger or a sale of all or substantially all "
+                          "of its assets, provided that it gives the other party written notice of the assignment."),
     # "warrants" the verb is not a warrant to buy shares
     ("most_favored_nation", "The Supplier warrants that the prices charged to the Buyer shall be no less favourable than the "
                             "prices charged to any other customer for like quantities."),
