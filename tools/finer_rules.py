@@ -241,6 +241,10 @@ FINER: dict[str, Detector] = {
         # delayed" (not interest on a late payment)
         (r"^(?!.*\binterest\b).*(?:\b(?:for\s+each|per|every)\s+(?:full\s+|calendar\s+|business\s+|working\s+)?(?:day|week)\s+(?:of\s+delay|past|beyond|late"
          r"|that\s+(?:\w+\s+){0,3}?(?:is|are|remains?)\s+(?:delayed|late|overdue)))", 3),
+        # a fee for hiring away the other party's staff: "a Party that hires an employee of the other Party in violation of
+        # this Section shall pay an amount equal to the annual compensation of the individual"
+        (r"^(?=.*\b(?:in\s+(?:violation|breach)\s+of|contrary\s+to|(?:employees?|staff|personnel)\s+of\s+the\s+other|\w+'s\s+(?:employees?|staff|personnel))\b)"
+         r".*\b(?:hire[sd]?|hiring|solicit\w*)\b.{0,200}?\bpay\b.{0,80}?\b(?:amount|fee|sum)\s+equal\s+to\b.{0,80}?\b(?:compensation|salary|remuneration|wages)\b", 3),
         # a fee owed for ending early, however it is capitalised: "shall pay a termination fee of", "an early termination penalty"
         (r"\b(?:pay\w*|receive|entitled\s+to|owe)\b.{0,80}?\b(?:early\s+)?(?:termination|cancell?ation|exit|break[\s-]?up)\s+(?:fees?|charges?|payments?|penalt(?:y|ies))\b|\bearly\s+termination\s+penalt", 3),
         # the fee named with its amount, without a verb of paying: "a termination payment equal to the annual fee"

@@ -242,6 +242,9 @@ READS: list[tuple[str, str]] = [
     ("liquidated_damages_clause", "If the Contractor misses the completion date, it shall pay the Owner $1,000 for each day that "
                                   "completion is delayed."),
     ("liquidated_damages_clause", "The Licensor shall credit the Licensee a late fee for each day past the agreed repair deadline."),
+    # a fee for hiring away the other party's staff
+    ("liquidated_damages_clause", "If the Client hires any of the Consultant's staff during the Term, the Client shall pay the Consultant "
+                                  "a fee equal to six months of that person's salary."),
     ("liquidated_damages", "If the Supplier fails to deliver by the agreed date, the Supplier shall credit the Buyer two per cent (2%) of the "
                            "order value for each week of delay."),
     ("liquidated_damages", "If the Buyer cancels an accepted order, the Buyer shall pay a cancellation charge of 20% of its price."),
@@ -487,6 +490,9 @@ LEAVES: list[tuple[str, str]] = [
     ("liquidated_damages_clause", "Neither party shall be obliged to pay any termination charges upon expiry of the Term."),
     # interest on a late payment is no stipulated sum
     ("liquidated_damages_clause", "Overdue invoices accrue interest of 0.05% for each day that they remain overdue."),
+    # pay for staff a party hires for itself
+    ("liquidated_damages_clause", "The Staffing Agency shall hire the workers and the Client shall pay a fee equal to their hourly wages "
+                                  "plus a margin."),
     # a credit for goods sent back is a refund
     ("liquidated_damages", "The Seller shall credit the Distributor's account with the price paid for any returned Products."),
     ("liquidated_damages", "If the goods are found defective, the Manufacturer shall credit the Customer with their invoiced value."),
