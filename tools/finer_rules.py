@@ -145,6 +145,11 @@ FINER: dict[str, Detector] = {
         # an assignment on a takeover that the other party must be told of: "may assign in connection with a merger or a sale
         # of all or substantially all of its assets, provided that it gives the other party notice"
         (r"^(?=.*\bassign).*\b(?:merger|all\s+or\s+substantially\s+all)\b.{0,200}?\b(?:provided|on\s+condition|subject\s+to|upon)\b.{0,80}?\b(?:notice|notif\w+)", 1),
+        # a takeover that frees a party to assign, or that is no assignment at all, gives the other party no say:
+        # "may assign this Agreement ... in connection with any Change of Control", "a change of control of X shall not be
+        # considered an assignment"
+        (r"\bmay\s+(?:\w+\s+){0,2}?assign\b.{0,250}?\b(?:in\s+connection\s+with|pursuant\s+to|as\s+part\s+of|upon)\s+(?:a\s+|any\s+)?(?:\(\w+\)\s+)?change\s+(?:of|in)\s+control"
+         r"|\bchange\s+(?:of|in)\s+control\b.{0,80}?\b(?:shall|will)\s+not\s+(?:be\s+)?(?:considered|deemed|treated\s+as|constitute)\s+(?:to\s+be\s+)?an?\s+assignment", -4),
         # a takeover by a rival: "if Licensee is acquired by a competitor of Licensor", "the acquirer of all or substantially all of
         # its assets is a direct competitor"
         (r"\b(?:(?:acquired|merged|sold)\s+(?:\w+\s+){0,3}?(?:by|with|into|to)|acquisition\s+(?:\S+\s+){0,3}?by)\s+(?:a|an|any)\s+(?:\S+\s+){0,3}?competitor"

@@ -402,6 +402,9 @@ LEAVES: list[tuple[str, str]] = [
                           "a merger of the Company with another entity."),
     # a party's own purchase of a stake in a rival is a non-compete matter, not its takeover
     ("change_of_control", "The Distributor shall not acquire any interest in a competitor of the Supplier during the Term."),
+    # a takeover that frees a party to assign, or that is no assignment at all
+    ("change_of_control", "The Reseller may assign this Agreement without consent in connection with a change of control of the Reseller."),
+    ("change_of_control", "A change of control of the Licensee shall not be deemed an assignment of this Agreement."),
     # a free assignment to a successor (the CUAD labels of supplier contracts leave it out)
     ("change_of_control", "Either party may assign this Agreement to a successor in connection with a merger or the sale of all or "
                           "substantially all of its assets."),
