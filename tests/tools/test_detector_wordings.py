@@ -37,6 +37,9 @@ READS: list[tuple[str, str]] = [
     ("minimum_commitment", "The Agency shall place advertisements in at least the following quantities in each contract year:"),
     ("minimum_commitment", "In no event shall the royalties payable in any calendar quarter be reduced to less than half of the amount "
                            "otherwise due."),
+    # a share of a party's needs it must buy or route through the other
+    ("minimum_commitment", "The Buyer shall purchase at least 80% of its requirements of the Product from the Seller."),
+    ("minimum_commitment", "The Company shall route not less than seventy percent (70%) of the total transactions it processes through the Bank."),
     ("termination_convenience", "The Client may terminate this Agreement (including every statement of work issued under it, other than any "
                                 "statement of work on which another statement of work depends for its delivery) or any single statement of "
                                 "work for convenience at the end of any calendar month."),
@@ -285,6 +288,7 @@ LEAVES: list[tuple[str, str]] = [
     # a guaranteed delivery time or share is no guaranteed quantity
     ("minimum_commitment", "The Seller guarantees that it will deliver the Products within thirty (30) days of each order."),
     ("minimum_commitment", "The Supplier guarantees that it will deliver 98% of the ordered Products by the delivery date."),
+    ("minimum_commitment", "The Supplier shall deliver at least 95% of the purchase orders on time."),
     # "for convenience of reference" is about headings, however far it stands from a termination right
     ("termination_convenience", "The Client may terminate this Agreement under Section 9 (including every statement of work issued under it, "
                                 "other than any statement of work on which another statement of work depends for its delivery), and the "
