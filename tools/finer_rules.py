@@ -90,7 +90,8 @@ EXCLUSIVE_ROLE = r"(?:sponsor|partner|provider|supplier|advisor|agent|distributo
 # a change in who owns or controls a party: merger, takeover, sale of its shares or business
 _COC_EVENT = (r"\b(?:merger|merges?\s+with|consolidation|amalgamation|(?:is|be|being|are)\s+acquired\s+by|acquires?\s+(?:control|all\s+or\s+substantially|a\s+majority)"
               r"|acquisition\s+of\s+(?:the\s+|a\s+)?(?:majority|control|all\s+or\s+substantially)"
-              r"|change\s+(?:in|of)\s+(?:the\s+)?(?:[\w,]+\s+){0,3}(?:ownership|control)|(?:ownership|control)\s+(?:has\s+|have\s+)?change)\b")
+              r"|change\s+(?:in|of)\s+(?:the\s+)?(?:[\w,]+\s+){0,3}(?:ownership|control)|(?:ownership|control)\s+(?:has\s+|have\s+)?change"
+              r"|(?:ownership|control)(?:\s+or\s+\w+)?\s+of\s+(?:the\s+|such\s+)?(?:[\w-]+\s+){1,3}?(?:has|have)\s+(?:materially\s+|substantially\s+|significantly\s+)?changed)\b")
 
 FINER: dict[str, Detector] = {
     "renewal_notice": _d("renewal_notice", [

@@ -146,6 +146,8 @@ READS: list[tuple[str, str]] = [
                           "have the right to terminate this Agreement by written notice."),
     ("change_of_control", "This Agreement shall terminate within thirty (30) days after the Licensee is acquired by a third party."),
     ("change_of_control", "This Agreement shall terminate in the event of a significant change in the management or ownership of the Reseller."),
+    ("change_of_control", "The Supplier may terminate this Agreement if the ownership or management of the Distributor has materially "
+                          "changed."),
     ("change_of_control", "Any merger, consolidation or reorganization involving the Licensee will be deemed to be a transfer "
                           "requiring the Licensor's consent."),
     ("change_of_control", "A \"transfer\" shall be deemed to include a merger of a party with another entity or an acquisition "
