@@ -93,7 +93,8 @@ EXCLUSIVE_ROLE = r"(?:sponsor|partner|provider|supplier|advisor|agent|distributo
 # a change in who owns or controls a party: merger, takeover, sale of its shares or business
 _COC_EVENT = (r"\b(?:merger|merges?\s+with|consolidation|amalgamation|(?:is|be|being|are)\s+acquired\s+by|acquires?\s+(?:control|all\s+or\s+substantially|a\s+majority)"
               r"|acquisition\s+of\s+(?:the\s+|a\s+)?(?:majority|control|all\s+or\s+substantially)"
-              r"|change\s+(?:in|of)\s+(?:the\s+)?(?:[\w,]+\s+){0,3}(?:ownership|control)|(?:ownership|control)\s+(?:has\s+|have\s+)?change)\b")
+              r"|change\s+(?:in|of)\s+(?:the\s+)?(?:[\w,]+\s+){0,3}(?:ownership|control)|(?:ownership|control)\s+(?:has\s+|have\s+)?change"
+              r"|(?:ownership|control)(?:\s+or\s+\w+)?\s+of\s+(?:the\s+|such\s+)?(?:[\w-]+\s+){1,3}?(?:has|have)\s+(?:materially\s+|substantially\s+|significantly\s+)?changed)\b")
 
 FINER: dict[str, Detector] = {
     "renewal_notice": _d("renewal_notice", [
@@ -145,6 +146,14 @@ FINER: dict[str, Detector] = {
         # an assignment on a merger that is void or needs consent: "in the case of a merger ..., any attempt to assign this
         # Agreement other than as permitted above will be void"
         (r"\bin\s+the\s+(?:case|event)\s+of\s+(?:a\s+|any\s+)?(?:reorgani[sz]ation|merger|consolidation)\b.{0,150}?\bassign\w*\b.{0,80}?\b(?:void|consent|approval|notice)", 1),
+        # an assignment on a takeover that the other party must be told of: "may assign in connection with a merger or a sale
+        # of all or substantially all of its assets, provided that it gives the other party notice"
+        (r"^(?=.*\bassign).*\b(?:merger|all\s+or\s+substantially\s+all)\b.{0,200}?\b(?:provided|on\s+condition|subject\s+to|upon)\b.{0,80}?\b(?:notice|notif\w+)", 1),
+        # a takeover that frees a party to assign, or that is no assignment at all, gives the other party no say:
+        # "may assign this Agreement ... in connection with any Change of Control", "a change of control of X shall not be
+        # considered an assignment"
+        (r"\bmay\s+(?:\w+\s+){0,2}?assign\b.{0,250}?\b(?:in\s+connection\s+with|pursuant\s+to|as\s+part\s+of|upon)\s+(?:a\s+|any\s+)?(?:\(\w+\)\s+)?change\s+(?:of|in)\s+control"
+         r"|\bchange\s+(?:of|in)\s+control\b.{0,80}?\b(?:shall|will)\s+not\s+(?:be\s+)?(?:considered|deemed|treated\s+as|constitute)\s+(?:to\s+be\s+)?an?\s+assignment", -4),
         # a takeover by a rival: "if Licensee is acquired by a competitor of Licensor", "the acquirer of all or substantially all of
         # its assets is a direct competitor"
         (r"\b(?:(?:acquired|merged|sold)\s+(?:\w+\s+){0,3}?(?:by|with|into|to)|acquisition\s+(?:\S+\s+){0,3}?by)\s+(?:a|an|any)\s+(?:\S+\s+){0,3}?competitor"
@@ -259,6 +268,10 @@ FINER: dict[str, Detector] = {
         # delayed" (not interest on a late payment)
         (r"^(?!.*\binterest\b).*(?:\b(?:for\s+each|per|every)\s+(?:full\s+|calendar\s+|business\s+|working\s+)?(?:day|week)\s+(?:of\s+delay|past|beyond|late"
          r"|that\s+(?:\w+\s+){0,3}?(?:is|are|remains?)\s+(?:delayed|late|overdue)))", 3),
+        # a fee for hiring away the other party's staff: "a Party that hires an employee of the other Party in violation of
+        # this Section shall pay an amount equal to the annual compensation of the individual"
+        (r"^(?=.*\b(?:in\s+(?:violation|breach)\s+of|contrary\s+to|(?:employees?|staff|personnel)\s+of\s+the\s+other|\w+'s\s+(?:employees?|staff|personnel))\b)"
+         r".*\b(?:hire[sd]?|hiring|solicit\w*)\b.{0,200}?\bpay\b.{0,80}?\b(?:amount|fee|sum)\s+equal\s+to\b.{0,80}?\b(?:compensation|salary|remuneration|wages)\b", 3),
         # a fee owed for ending early, however it is capitalised: "shall pay a termination fee of", "an early termination penalty"
         (r"\b(?:pay\w*|receive|entitled\s+to|owe)\b.{0,80}?\b(?:early\s+)?(?:termination|cancell?ation|exit|break[\s-]?up)\s+(?:fees?|charges?|payments?|penalt(?:y|ies))\b|\bearly\s+termination\s+penalt", 3),
         # the fee named with its amount, without a verb of paying: "a termination payment equal to the annual fee"

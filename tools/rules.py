@@ -310,6 +310,10 @@ DETECTORS: dict[str, Detector] = {
         (r"\bguarantee[sd]?\b.{0,40}?\b(?:deliver|provide|generate|purchase|order|achieve|produce)\w*\s+(?:a\s+total\s+of\s+)?" + _COMMITTED_AMOUNT
          + r"(?!\s*(?:%|percent))", 3),
         (_AT_LEAST + r"the\s+following\s+(?:quantities|amounts|numbers|volumes|minimums?)\b", 3),
+        # a share of a party's needs: "shall purchase at least 80% of its requirements of the Product from Seller", "at least one half of the
+        # total transactions shall be settled through the Bank"
+        (_AT_LEAST + r"(?:one[\s-]half|half|two[\s-]thirds|three[\s-]quarters|[\w-]+\s+(?:\(\s*\d+\s*%?\s*\)\s+)?percent|\d+(?:\.\d+)?\s*%|\[[^\]]{0,20}\]\s*(?:%|percent)?)\s+"
+         r"(?:\(\s*\d+\s*%\s*\)\s+)?of\s+(?:its|their|the\s+total|all|the|such)\s+(?:\w+\s+){0,3}?(?:requirements|purchases|transactions|volumes?|needs)\b", 3),
         # a floor under a payment: "the royalties shall not be reduced in any quarter to less than [*] of the amount due"
         (r"^(?=.*\b(?:royalt(?:y|ies)|payments?|fees?)\b).*\b(?:not|no\s+event)\b.{0,80}?\breduced\b.{0,80}?\b(?:(?:less|lower)\s+than|below)\b", 3),
         (r"\bminimum\s+(?:annual\s+)?(?:royalt(?:y|ies)|guarantee)|\bguaranteed\s+(?:fee|payment|royalt(?:y|ies))", 3),
@@ -355,7 +359,7 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     "warranty": ("warrant", "defect", "specification", "as is", "as-is"),
     "warranty_duration": ("warrant", "defect", "reject", "conform", "inspect", "discrepan", "accept", "meet", "comply", "damaged", "shelf"),
     "liquidated_damages": ("liquidated", "credit", "penalt", "termination", "cancellation", "delay", "fee", "charge"),
-    "liquidated_damages_clause": ("liquidated", "fee", "charge", "payment", "penalt", "delay", "late", "past", "beyond", "overdue"),
+    "liquidated_damages_clause": ("liquidated", "fee", "charge", "payment", "penalt", "delay", "late", "past", "beyond", "overdue", "compensation", "salary", "remuneration", "wages"),
     "minimum_commitment": ("target", "quota", "benchmark", "minimum", "take", "shortfall", "guarantee", "committed", "at least", "less than",
                            "achiev", "meet", "reach", "attain", "generat"),
     "confidentiality": ("confiden", "proprietary", "disclos", "divulg", "reveal"),

@@ -37,6 +37,9 @@ READS: list[tuple[str, str]] = [
     ("minimum_commitment", "The Agency shall place advertisements in at least the following quantities in each contract year:"),
     ("minimum_commitment", "In no event shall the royalties payable in any calendar quarter be reduced to less than half of the amount "
                            "otherwise due."),
+    # a share of a party's needs it must buy or route through the other
+    ("minimum_commitment", "The Buyer shall purchase at least 80% of its requirements of the Product from the Seller."),
+    ("minimum_commitment", "The Company shall route not less than seventy percent (70%) of the total transactions it processes through the Bank."),
     ("termination_convenience", "The Client may terminate this Agreement (including every statement of work issued under it, other than any "
                                 "statement of work on which another statement of work depends for its delivery) or any single statement of "
                                 "work for convenience at the end of any calendar month."),
@@ -168,6 +171,8 @@ READS: list[tuple[str, str]] = [
                           "have the right to terminate this Agreement by written notice."),
     ("change_of_control", "This Agreement shall terminate within thirty (30) days after the Licensee is acquired by a third party."),
     ("change_of_control", "This Agreement shall terminate in the event of a significant change in the management or ownership of the Reseller."),
+    ("change_of_control", "The Supplier may terminate this Agreement if the ownership or management of the Distributor has materially "
+                          "changed."),
     ("change_of_control", "Any merger, consolidation or reorganization involving the Licensee will be deemed to be a transfer "
                           "requiring the Licensor's consent."),
     ("change_of_control", "A \"transfer\" shall be deemed to include a merger of a party with another entity or an acquisition "
@@ -181,9 +186,11 @@ READS: list[tuple[str, str]] = [
     ("change_of_control", "The Supplier may terminate this Agreement if the acquirer of the Reseller's business is a direct "
                           "competitor of the Supplier."),
     ("change_of_control", "Upon the Agent's acquisition by a Smith & Co. competitor, the Principal may terminate this Agreement."),
-    # an assignment on a takeover that is void or needs the other party's consent
+    # an assignment on a takeover that is void, needs the other party's consent or must be notified
     ("change_of_control", "In the case of a merger or a sale of all or substantially all of its assets, any assignment of this "
                           "Agreement by the Reseller shall be void without the Supplier's consent."),
+    ("change_of_control", "Either party may assign this Agreement in connection with a merger or a sale of all or substantially all "
+                          "of its assets, provided that it gives the other party written notice of the assignment."),
     # "warrants" the verb is not a warrant to buy shares
     ("most_favored_nation", "The Supplier warrants that the prices charged to the Buyer shall be no less favourable than the "
                             "prices charged to any other customer for like quantities."),
@@ -297,6 +304,9 @@ READS: list[tuple[str, str]] = [
     ("liquidated_damages_clause", "If the Contractor misses the completion date, it shall pay the Owner $1,000 for each day that "
                                   "completion is delayed."),
     ("liquidated_damages_clause", "The Licensor shall credit the Licensee a late fee for each day past the agreed repair deadline."),
+    # a fee for hiring away the other party's staff
+    ("liquidated_damages_clause", "If the Client hires any of the Consultant's staff during the Term, the Client shall pay the Consultant "
+                                  "a fee equal to six months of that person's salary."),
     ("liquidated_damages", "If the Supplier fails to deliver by the agreed date, the Supplier shall credit the Buyer two per cent (2%) of the "
                            "order value for each week of delay."),
     ("liquidated_damages", "If the Buyer cancels an accepted order, the Buyer shall pay a cancellation charge of 20% of its price."),
@@ -337,6 +347,7 @@ LEAVES: list[tuple[str, str]] = [
     # a guaranteed delivery time or share is no guaranteed quantity
     ("minimum_commitment", "The Seller guarantees that it will deliver the Products within thirty (30) days of each order."),
     ("minimum_commitment", "The Supplier guarantees that it will deliver 98% of the ordered Products by the delivery date."),
+    ("minimum_commitment", "The Supplier shall deliver at least 95% of the purchase orders on time."),
     # "for convenience of reference" is about headings, however far it stands from a termination right
     ("termination_convenience", "The Client may terminate this Agreement under Section 9 (including every statement of work issued under it, "
                                 "other than any statement of work on which another statement of work depends for its delivery), and the "
@@ -473,6 +484,9 @@ LEAVES: list[tuple[str, str]] = [
                           "a merger of the Company with another entity."),
     # a party's own purchase of a stake in a rival is a non-compete matter, not its takeover
     ("change_of_control", "The Distributor shall not acquire any interest in a competitor of the Supplier during the Term."),
+    # a takeover that frees a party to assign, or that is no assignment at all
+    ("change_of_control", "The Reseller may assign this Agreement without consent in connection with a change of control of the Reseller."),
+    ("change_of_control", "A change of control of the Licensee shall not be deemed an assignment of this Agreement."),
     # a free assignment to a successor (the CUAD labels of supplier contracts leave it out)
     ("change_of_control", "Either party may assign this Agreement to a successor in connection with a merger or the sale of all or "
                           "substantially all of its assets."),
@@ -578,6 +592,9 @@ LEAVES: list[tuple[str, str]] = [
     ("liquidated_damages_clause", "Neither party shall be obliged to pay any termination charges upon expiry of the Term."),
     # interest on a late payment is no stipulated sum
     ("liquidated_damages_clause", "Overdue invoices accrue interest of 0.05% for each day that they remain overdue."),
+    # pay for staff a party hires for itself
+    ("liquidated_damages_clause", "The Staffing Agency shall hire the workers and the Client shall pay a fee equal to their hourly wages "
+                                  "plus a margin."),
     # a credit for goods sent back is a refund
     ("liquidated_damages", "The Seller shall credit the Distributor's account with the price paid for any returned Products."),
     ("liquidated_damages", "If the goods are found defective, the Manufacturer shall credit the Customer with their invoiced value."),
