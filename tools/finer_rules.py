@@ -266,13 +266,15 @@ FINER: dict[str, Detector] = {
         (r"\btransition\w*\s+(?:services?|assistance|period|plan|of\s+(?:the\s+)?(?:services|operations))\b|\bsuccessor\s+(?:servicer|provider|supplier|operator)\b", 2),
         # a transition counts when it follows the end of the contract, not a closing or a start-up
         (r"\btermination\s+assistance\b|^(?=[\s\S]*\b(?:terminat|expir|cancel))[\s\S]*\btransition\w*\s+(?:services?|assistance|period|plan|of\s+(?:the\s+)?(?:services|operations))\b", 1),
-        (rf"\b(?:upon|after|following|in\s+the\s+event\s+of)\s+(?:the\s+)?(?:any\s+)?{_END}.{{0,300}}?\b(?:shall|will|may|agrees?\s+to)\s+(?:\(?\w+\)?\s+){{0,3}}(?:continue|co-?operate|assist|transition|retain|purchase|compensate|refer|sell|dispose|return|deliver|transfer|pay|provide|perform|complete)", 3),
+        (rf"\b(?:upon|after|following|in\s+the\s+event\s+of)\s+(?:the\s+|a\s+)?(?:any\s+)?{_END}.{{0,300}}?\b(?:shall|will|may|agrees?\s+to)\s+(?:\(?\w+\)?\s+){{0,3}}(?:continue|co-?operate|assist|transition|retain|purchase|compensate|refer|sell|dispose|return|deliver|transfer|pay|provide|perform|complete|unwind|wind\s+down)", 3),
         # a right that outlasts the end: "upon termination, X shall have a reasonable period to remove", "shall be entitled to sell"
         (r"\b(?:terminat|expir)\w*\b.{0,200}?\b(?:shall|will|may)\s+(?:(?!not\b|no\b)\w+\s+){0,2}?(?:have|be\s+(?:entitled|permitted|allowed))\s+(?!no\b)(?:\w+\s+|\(\d+\)\s+){0,6}?"
          r"to\s+(?:sell|use|remove|distribute|complete|dispose|market|fill|exhaust|deplete)\b", 3),
+        # a licence granted for the time after the end: "grants, during the Term and after termination of this Agreement, a licence"
+        (r"\bgrant\w*\b.{0,200}?\b(?:after|following|beyond)\s+(?:the\s+)?(?:expiration|termination|expiry)\b.{0,200}?\blicen[cs]e\b", 3),
         (rf"\bshall\s+continue\b.{{0,150}}?\b(?:after|following|beyond)\s+(?:the\s+)?{_END}", 3),
         # "in the event that X terminates this Agreement ...", "if this Agreement is terminated by ...": what then continues or is owed
-        (r"\b(?:in\s+the\s+event\s+(?:that\s+)?|if\s+)(?:\(?\w+\)?\s+){0,6}?(?:terminates?\s+this\s+agreement|(?:is|are)\s+terminated)\b.{0,250}?\b(?:shall|will)\s+(?:(?!be\b)\w+\s+){0,2}?(?:retain|refer|continue|purchase|compensate|pay|provide|return|transfer|reimburse|notify|deliver)", 3),
+        (r"\b(?:in\s+the\s+event\s+(?:that\s+)?|if\s+)(?:\(?\w+\)?\s+){0,6}?(?:terminates?\s+this\s+agreement|(?:is|are)\s+terminated)\b.{0,250}?\b(?:shall|will|agrees?\s+to)\s+(?:(?!be\b)\w+\s+){0,2}?(?:retain|refer|continue|purchase|compensate|pay|provide|return|transfer|reimburse|notify|deliver)", 3),
         (rf"\b(?:for\s+(?:a\s+period\s+of\s+)?|up\s+to\s+){_DUR}\b.{{0,40}}?\b(?:after|following)\b", 1),
         # "for twenty-four (24) months following termination of this Agreement, Licensee shall ..."
         # (a confidentiality term of that form is no service: kept out here, as the weights would not)
@@ -280,7 +282,7 @@ FINER: dict[str, Detector] = {
         # sell-off and buy-back of stock when the contract ends
         (r"\b(?:terminat|expir)\w*\b.{0,250}?\b(?:sell|sale|dispose|purchase|buy|repurchase)\w*\b.{0,100}?\b(?:stocks?|inventor(?:y|ies))\b", 3),
         (r"\b(?:sell|sale|dispose|purchase|buy|repurchase)\w*\b.{0,100}?\b(?:stocks?|inventor(?:y|ies))\b.{0,200}?\b(?:terminat|expir)\w*", 3),
-        (r"\b(?:sell|dispose\s+of)\b.{0,60}?\b(?:remaining|existing)\s+(?:stocks?|inventor(?:y|ies))\b", 3),
+        (r"\b(?:sell|dispose\s+of|distribute)\b.{0,60}?\b(?:remaining|existing)\s+(?:stocks?|inventor(?:y|ies))\b", 3),
         (r"\bsell[\s-]?off\b|\bwind[\s-]?down\s+period\b|\bphase[\s-]?out\s+(?:of|period)\b", 3),
         (rf"\b(?:retain\w*|maintain\w*|preserve[sd]?|keep|kept)\b.{{0,150}}?\b(?:after|following)\s+(?:the\s+)?{_END}", 3),
         (r"\b(?:return|destroy)\w*\b.{0,80}?\bconfidential", -2),
@@ -291,6 +293,12 @@ FINER: dict[str, Detector] = {
         (r"\b(?:shall\s+not|neither\s+party\s+shall)\s+be\s+liable\b", -3),
         # no-hire and non-solicitation covenants that outlast the contract
         (r"\bsolicit\w*|\bhire\b|\bemployees\b|\bentice\b|\binterfere\w*|\bcircumvent\w*", -2),
+        # a covenant not to do something after the end (not to compete, acquire, use data) is a restriction, not a service
+        (r"\b(?:shall|will)\s+not\s+(?!be\s+(?:required|obligated|relieved|liable|affected)\b)|\bprohibited\s+from\b", -2),
+        # what stops at the end is no service that goes on after it: "the licence shall immediately cease"
+        (r"\b(?:immediately|forthwith)\s+(?:cease|terminate|stop|discontinue)", -3),
+        # a transition after the closing of an acquisition, not after the end of the contract
+        (r"\bclosing\s+date\b|\b(?:after|following)\s+(?:the\s+)?(?:\w+\s+)?closing\b", -2),
         # an early-termination fee is a charge for ending, not an obligation after it
         (r"\b(?:early\s+)?termination\s+(?:charges?|fees?)\b", -2),
         # settling what was earned before the end is no post-termination obligation

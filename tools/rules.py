@@ -23,8 +23,8 @@ _CONV = (r"\b(?:for\s+(?:its\s+|their\s+)?(?:own\s+)?convenience|for\s+any\s+(?:
          r"|with\s+or\s+without\s+cause|for\s+non-?cause|without\s+(?:any\s+)?reason)\b")
 # a discretion that may still hang on a condition ("in its sole discretion if ...")
 _DISCRETION = r"\b(?:(?:at|in)\s+its\s+(?:sole\s+)?(?:and\s+absolute\s+)?discretion|at\s+the\s+option\s+of\s+any\s+party)\b"
-# the right hangs on an event: "if the other party ...", "in the event that ...", "upon the occurrence of"
-_TRIGGER = r"\b(?<!including )(?<!even )(?:if|should|in\s+the\s+event|in\s+case|(?:up)?on\s+the\s+occurrence|change\s+(?:of|in)\s+(?:the\s+)?control)\b"
+# the right hangs on an event: "if the other party ...", "in the event that ...", "upon the occurrence of", "once sales exceed ..."
+_TRIGGER = r"\b(?<!including )(?<!even )(?:if|should|once|in\s+the\s+event|in\s+case|(?:up)?on\s+the\s+occurrence|change\s+(?:of|in)\s+(?:the\s+)?control)\b"
 # a list item that grants the right: "(a) by Buyer for any reason upon ...", "(c) at any time upon 90 days' notice of
 # termination" (like every rule here, it scores only sentences holding a _KEYWORDS fragment such as "terminat")
 _ITEM = r"^\s*(?:\(?[a-z0-9]{1,4}\)|[a-z]\.|\d+(?:\.\d+)*\.?)\s+(?:by\s+(?:[\w/&.-]+\s+){1,4}?)?"
@@ -88,9 +88,14 @@ DETECTORS: dict[str, Detector] = {
         (rf"{_ITEM}(?:without\s+cause|for\s+convenience|for\s+any\s+reason)\b", 3.5),
         (rf"{_ITEM}at\s+any\s+time\s+(?:upon|on|by|with|after)\b.{{0,80}}?\bnotice\b", 3),
         # an enumerated alternative that is only a notice period, ending there: "... (i) upon thirty (30) days' prior written
-        # notice, or (ii) immediately if ...", "(ii) at any other time upon ninety (90) days' notice." (outweighs the other branch's grounds)
-        (rf"\((?:[ivx]+|[a-z]|\d+)\)\s+(?:at\s+any\s+(?:other\s+)?time\s+)?(?:upon|on|with|after|by\s+giving)\s+(?:at\s+least\s+|not\s+less\s+than\s+|no\s+less\s+than\s+)?"
+        # notice, or (ii) immediately if ...", "(ii) at any other time upon ninety (90) days' notice." (outweighs the other branch's grounds);
+        # also a list item naming who may end it, "(d) by either party upon sixty (60) days' notice;" (hence "by either" among the keywords)
+        (rf"\((?:[ivx]+|[a-z]|\d+)\)\s+(?:by\s+(?:either|any|each)\s+(?:\w+\s+){{0,3}}?|at\s+the\s+(?:option|election)\s+of\s+(?:either|any|each)\s+part(?:y|ies)\W+)?(?:at\s+any\s+(?:other\s+)?time\s+)?(?:upon|on|with|after|by\s+giving)\s+(?:at\s+least\s+|not\s+less\s+than\s+|no\s+less\s+than\s+)?"
          rf"(?:{_DUR}|\[\*+\])\W+(?:\w+\s+){{0,3}}?notice(?:\s+of\s+(?:\w+\s+)?termination|\s+to\s+the\s+other\s+part(?:y|ies)(?:\s+hereto)?)?\s*(?:[;.]|,?\s+or\b|$)", 4.5),
+        # "(a) at the option of either party, upon ninety (90) days' notice"
+        (rf"\bat\s+the\s+(?:option|election)\s+of\s+(?:either|any|each)\s+part(?:y|ies)\W+(?:upon|on|with|after|by\s+giving)\s+(?:at\s+least\s+|not\s+less\s+than\s+|no\s+less\s+than\s+)?(?:{_DUR}|\[\*+\])\b.{{0,40}}?\bnotice", 3),
+        # "may terminate this Agreement effective thirty (30) days after written notice"
+        (rf"{_CAN_END}.{{0,150}}?\beffective\s+(?:{_DUR}|\[\*+\])\s+(?:after|following|from)\s+(?:the\s+)?(?:\w+\s+){{0,4}}?(?:written\s+)?notice", 3),
         # "at any time upon ninety (90) days' notice"
         (rf"\bat\s+any\s+(?:other\s+)?time\s+(?:upon|on|by|with|after)\s+(?:giving\s+|providing\s+)?(?:at\s+least\s+|not\s+less\s+than\s+|no\s+less\s+than\s+)?(?:{_DUR}|\[\*+\])\b.{{0,40}}?\bnotice", 3),
         # a bare right to end on notice, nothing after it: "may terminate this Agreement upon written notice to the other party."
@@ -99,7 +104,7 @@ DETECTORS: dict[str, Detector] = {
         (rf"{_CAN_END}.{{0,120}}?\bnotice\b.{{0,40}}?\b(?:at\s+least\s+|not\s+less\s+than\s+|no\s+less\s+than\s+)?{_DUR}\s+(?:prior|before|in\s+advance)\b", 3),
         # evergreen terms that run "until terminated by either party upon thirty (30) days' notice"
         (rf"^(?!.*\brenew).*?\buntil\s+(?:terminated\s+by\s+(?:either|any|one)\s+part(?:y|ies)|(?:either|any|one)\s+party\s+(?:informs|notifies|gives|terminates))\b.{{0,80}}?{_DUR}.{{0,40}}?\bnotice", 3),
-        (r"\b(?:alter|cease|discontinue)\b.{0,60}?\b(?:providing|services?)\b.{0,120}?\bwithout\s+(?:any\s+)?liability", 3),
+        (r"\b(?:alter|cease|discontinue)\b.{0,60}?\b(?:providing|services?)\b.{0,200}?\bwithout\s+(?:any\s+)?liability", 3),
         (rf"{_CAN_END}.{{0,80}}?\bat\s+any\s+time\b", 2),
         (rf"{_CAN_END}.{{0,80}}?\bat\s+any\s+time\b.{{0,80}}?\b(?:notice|notif\w*|in\s+writing)\b", 1.5),
         # ending at the end of a term is non-renewal, not termination for convenience
@@ -116,7 +121,8 @@ DETECTORS: dict[str, Detector] = {
         (r"\bmay\s+not\s+be\s+terminated\b|\bnot\s+(?:be\s+)?(?:entitled|permitted)\s+to\s+terminat|\bnot\s+(?:be\s+)?terminable\b"
          r"|\b(?:agrees?|undertakes?|covenants?)\s+not\s+to\s+(?:terminat|cancel)", -3.5),
         (r"\bterminat\w*\b.{0,60}?\bby\s+(?:the\s+)?(?:mutual\s+)?(?:written\s+)?(?:agreement|consent)\b|\bmutual(?:ly)?\s+(?:written\s+)?(?:agree|consent)", -3),
-        (r"\b(?:is|are|be|been|being)\s+terminated\s+for\s+any\s+reason|\bsurviv\w*|\b(?:termination|expiration)\s+or\s+(?:termination|expiration)\b.{0,30}?\bfor\s+any\s+reason", -3),
+        # "for any reason" said of another ending ("should the Consultant's engagement terminate for any reason"), or of a survival
+        (r"\b(?:is|are|be|been|being)\s+terminated\s+for\s+any\s+reason|\b(?:should|if|when)\b[^,;]{0,60}?\bterminat\w*\s+for\s+any\s+reason|\bsurviv\w*|\b(?:termination|expiration)\s+or\s+(?:termination|expiration)\b.{0,30}?\bfor\s+any\s+reason", -3),
     ], title=r"terminat"),
     "auto_renewal": _d("auto_renewal", [
         # "shall automatically renew", "an automatic 2 year term extension", "shall automatically continue"
@@ -310,7 +316,7 @@ _EXCLUSIVITY_WORDS = ("exclusiv", "sole ", "only ", "requirements", "other", "ad
 _KEYWORDS: dict[str, tuple[str, ...]] = {
     "liability_cap": ("liab", "exceed", "remed", "damage", "recover", "maximum", "obligation", "responsib", "claim", "waive", "action", "suit", "proceeding"),
     "uncapped_liability": ("indemn", "harmless", "defend", "unlimited", "without limit"),
-    "termination_convenience": ("terminat", "terminab", "cancel", "convenience", "without cause", "for any reason", "cease", "discontinu"),
+    "termination_convenience": ("terminat", "terminab", "cancel", "convenience", "without cause", "for any reason", "cease", "discontinu", "by either"),
     "auto_renewal": ("renew", "extend", "extension", "evergreen", "tacit", "prolong", "until", "automatic", "year to year", "year-to-year"),
     "payment_terms": ("pay", "invoice", "net ", "due"),
     "price_changes": ("price", "pricing", "fee", "rate", "charge", "favo", "cpi", "index", "%", "percent"),

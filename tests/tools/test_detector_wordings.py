@@ -45,6 +45,15 @@ READS: list[tuple[str, str]] = [
     ("termination_convenience", "The Customer may terminate this Agreement for non-cause with ninety (90) days written notice."),
     ("termination_convenience", "(b) by the Buyer for any reason upon forty-five (45) days' written notice to the Seller;"),
     ("termination_convenience", "(c) At any time upon one hundred twenty (120) days prior written notice of termination to the other party."),
+    # a list item naming who may end it, or whose option it is, and nothing but a notice period
+    ("termination_convenience", "(c) by either party upon ninety (90) days' prior written notice to the other party; or"),
+    ("termination_convenience", "The Licensor may terminate this Agreement effective thirty (30) days after delivery of written notice to the "
+                                "Licensee."),
+    ("termination_convenience", "This Agreement shall terminate (a) at the option of either party, upon sixty (60) days' written notice, or (b) "
+                                "if the other party becomes insolvent."),
+    ("termination_convenience", "The Network reserves the right throughout the Term to discontinue the distribution of the Service in one or more "
+                                "of its regions and to end this arrangement and any related agreements on ninety (90) days' prior notice, without "
+                                "any liability to the Affiliate."),
     ("termination_convenience", "Either party may terminate this Agreement at any time on prior written notice to the other."),
     ("termination_convenience", "The Reseller may terminate this Agreement upon prior written notice to the Vendor."),
     ("termination_convenience", "A party wishing to terminate this Agreement must give the other party written notice at least sixty (60) days "
@@ -210,6 +219,14 @@ READS: list[tuple[str, str]] = [
     ("post_termination_services", "Any Licensed Articles made before the end of the term may be sold by the Licensee during the sixty (60) day "
                                   "period following the date of termination."),
     ("post_termination_services", "The Vendor shall continue to supply spare parts for two years after the date of expiration."),
+    # winding down after "a termination", selling off existing stock, a buy-back agreed to, a licence for the time after the end
+    ("post_termination_services", "Following a termination of this Agreement, both parties shall unwind their joint marketing programme within "
+                                  "ninety (90) days."),
+    ("post_termination_services", "The Licensor agrees that the Licensee may distribute its existing inventory of brochures for six months."),
+    ("post_termination_services", "In the event this Agreement is terminated, the Company agrees to compensate the Agent for its unrecovered "
+                                  "marketing costs."),
+    ("post_termination_services", "The Licensor hereby grants to the Licensee, during the Term and after termination of this Agreement, a "
+                                  "non-exclusive licence to use the Improvements."),
     ("liquidated_damages_clause", "If the Buyer ends the contract before the third anniversary, it shall pay the Seller a termination fee equal "
                                   "to six months of charges."),
     ("liquidated_damages_clause", "Should the Customer cancel the order, the Customer agrees to pay a cancellation fee of $2,000 per month remaining."),
@@ -273,6 +290,11 @@ LEAVES: list[tuple[str, str]] = [
                                 "Agreement upon ten (10) days' notice."),
     ("termination_convenience", "Either party may terminate this Agreement upon sixty (60) days notice following a change of control of the "
                                 "other party."),
+    ("termination_convenience", "At its sole discretion the Sponsor may elect to terminate the banner campaign once the number of visitors "
+                                "exceeds fifty thousand."),
+    # "for any reason" said of another ending
+    ("termination_convenience", "This Agreement may be terminated at any time by either party should the Consultant's engagement with the "
+                                "Company terminate for any reason."),
     ("termination_convenience", "This Agreement may be terminated by either party upon thirty (30) days written notice and an opportunity to cure."),
     # ending at the end of a term is non-renewal
     ("termination_convenience", "Either party may terminate this Agreement at the end of the initial term by giving the other party ninety (90) "
@@ -424,6 +446,13 @@ LEAVES: list[tuple[str, str]] = [
     # a non-circumvention covenant that runs past the end
     ("post_termination_services", "The Consultant shall not circumvent the Company's relationships with its vendors for a period of two (2) years "
                                   "following termination of this Agreement."),
+    # a covenant not to act after the end, and a transition after the closing of an acquisition
+    ("post_termination_services", "The Distributor will not approach the Manufacturer's suppliers for a period of eighteen (18) months following "
+                                  "the termination of this Agreement."),
+    ("post_termination_services", "For a period of one hundred twenty (120) days after the Closing Date (the \"Transition Period\"), the Buyer may "
+                                  "use the Seller's trade names."),
+    # services that stop at the end
+    ("post_termination_services", "Upon termination of this Agreement, the Developer shall immediately cease to perform the development services."),
     # "provider" and "seller" are no act that continues
     ("post_termination_services", "Either party may appoint a new logistics provider for one (1) year, beginning on the day following termination "
                                   "of this Agreement."),
