@@ -30,6 +30,9 @@ READS: list[tuple[str, str]] = [
     ("minimum_commitment", "The Sponsor shall expend not less than $25,000 on local advertising."),
     ("minimum_commitment", "The Publisher will deliver a guaranteed minimum of 2,000,000 impressions per month."),
     ("minimum_commitment", "If the Distributor fails to achieve its annual quota, the Supplier may terminate this Agreement."),
+    # the reason set between the right and its verb
+    ("termination_convenience", "The Customer may, at any time and for any reason, terminate this Agreement."),
+    ("termination_convenience", "The Buyer may without cause cancel any purchase order before shipment."),
     ("termination_convenience", "The Client may terminate this Agreement (including every statement of work issued under it, other than any "
                                 "statement of work on which another statement of work depends for its delivery) or any single statement of "
                                 "work for convenience at the end of any calendar month."),
@@ -310,6 +313,7 @@ LEAVES: list[tuple[str, str]] = [
     ("termination_convenience", "This Addendum may be terminated at any time by either party in accordance with the termination provisions of "
                                 "the Master Agreement."),
     ("termination_convenience", "The Seller may terminate this Agreement immediately upon written notice to the Buyer."),
+    ("termination_convenience", "The Licensee may not for any reason terminate this Agreement during the first contract year."),
     # a fixed end date with no renewal and no notice to end one
     ("renewal_notice", "This Agreement shall remain in effect for three (3) years and shall then expire."),
     # notice that exercises an option to extend is not notice to end a renewal
