@@ -80,6 +80,8 @@ DETECTORS: dict[str, Detector] = {
         # "for convenience" is never a ground, so it may follow a long object: "may terminate this Agreement (including ...) for convenience"
         (rf"{_CAN_END}.{{150,300}}?\bfor\s+(?:its\s+|their\s+)?(?:own\s+)?convenience\b(?!\s+(?:of|only))", 4.5),
         (rf"{_CONV}.{{0,120}}?{_CAN_END}", 4.5),
+        # the reason set between the right and its verb: "may, at any time and for any reason, terminate this Agreement"
+        (rf"\b(?:may|can|entitled\s+to|right\s+to)\s*,?(?:\s+(?!not\b|never\b)[\w']+){{0,5}}?\s+{_CONV}\s*,?\s+(?:(?:[\w']+\s+){{0,2}}?)(?:terminat|cancel)\w*", 4.5),
         (rf"{_CAN_END}.{{0,150}}?{_DISCRETION}|{_DISCRETION}.{{0,120}}?{_CAN_END}", 3.5),
         # "upon thirty (30) days' notice", "by giving the other Party 60 days' prior written notice"
         (rf"{_CAN_END}.{{0,120}}?\b(?:upon|on|by|with|after|(?:by\s+)?(?:giving|providing|delivering|furnishing|serving|sending)"

@@ -40,6 +40,9 @@ READS: list[tuple[str, str]] = [
     # a share of a party's needs it must buy or route through the other
     ("minimum_commitment", "The Buyer shall purchase at least 80% of its requirements of the Product from the Seller."),
     ("minimum_commitment", "The Company shall route not less than seventy percent (70%) of the total transactions it processes through the Bank."),
+    # the reason set between the right and its verb
+    ("termination_convenience", "The Customer may, at any time and for any reason, terminate this Agreement."),
+    ("termination_convenience", "The Buyer may without cause cancel any purchase order before shipment."),
     ("termination_convenience", "The Client may terminate this Agreement (including every statement of work issued under it, other than any "
                                 "statement of work on which another statement of work depends for its delivery) or any single statement of "
                                 "work for convenience at the end of any calendar month."),
@@ -387,6 +390,7 @@ LEAVES: list[tuple[str, str]] = [
     ("termination_convenience", "This Addendum may be terminated at any time by either party in accordance with the termination provisions of "
                                 "the Master Agreement."),
     ("termination_convenience", "The Seller may terminate this Agreement immediately upon written notice to the Buyer."),
+    ("termination_convenience", "The Licensee may not for any reason terminate this Agreement during the first contract year."),
     # a fixed end date with no renewal and no notice to end one
     ("renewal_notice", "This Agreement shall remain in effect for three (3) years and shall then expire."),
     # notice that exercises an option to extend is not notice to end a renewal
