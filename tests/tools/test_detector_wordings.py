@@ -119,6 +119,10 @@ READS: list[tuple[str, str]] = [
                             "which sells water filters in the Region."),
     ("compete_restriction", "The Operator agrees not to directly or indirectly engage in the operation of any hardware store "
                             "within ten miles of the Premises."),
+    ("compete_restriction", "The Grower will not itself or through any licensee engage in the development of seed varieties "
+                            "for the Crop outside this Agreement."),
+    ("compete_restriction", "The Agent shall not, directly or indirectly, enter into any other sales agency agreement with a "
+                            "third party for the sale of goods similar to the Products."),
     # an endorser's ban on a rival's brand
     ("compete_restriction", "The Player shall not wear or be associated with any racket maker competitor's equipment."),
     ("compete_restriction", "The Athlete agrees to wear no clothing bearing the logo of a competitor of the Sponsor."),
@@ -171,6 +175,8 @@ READS: list[tuple[str, str]] = [
     # the adverb before the act or after the grant
     ("exclusivity_grant", "If the Owner seeks more funding, the Investor shall be entitled to exclusively provide that funding."),
     ("exclusivity_grant", "The know-how for the two vaccines will be licensed to the Venture exclusively for the respiratory field."),
+    # a franchisor's protected area
+    ("exclusivity_grant", "We will not operate or grant others the right to operate a Studio within the Protected Area."),
     # a promise to grant no other licences
     ("exclusivity_grant", "Except as provided herein, the Owner will grant no other licenses for the Region during the Term."),
     # an exclusive relationship
@@ -495,7 +501,6 @@ LEAVES: list[tuple[str, str]] = [
     ("exclusivity_grant", "The parties will not enter into any other agreement with respect to the Bank Accounts."),
     ("exclusivity_grant", "The Actor will not endorse any other product which is directly competitive to the Sponsor's products."),
     ("exclusivity_grant", "The parties have a non-exclusive relationship and each may deal with others."),
-    ("exclusivity_grant", "This Agreement is governed by and shall be construed exclusively by the terms of the laws of Ohio."),
     ("non_compete", "The Distributor shall not be prevented from selling competing products outside the Territory."),
     # an executive's severance when the employer changes hands
     ("change_of_control", "If the Executive terminates employment for Good Reason within twelve months after a Change in "
