@@ -210,6 +210,9 @@ FINER: dict[str, Detector] = {
         (r"\bnot\b.{0,60}?\bendors\w*\b.{0,120}?\b(?:any\s+other|another)\s+(?!part(?:y|ies)\b)[\w-]+(?!.{0,80}?\bcompet)", 3),
         # a franchisor's protected area: "we will not operate or grant others the right to operate a store within the area"
         (r"\bnot\b.{0,40}?\b(?:operate|establish|open)\b.{0,30}?\bor\s+(?:grant|license|licence|franchise|authori[sz]e)\s+(?:to\s+)?(?:others|another|any\s+other\s+(?:person|party|franchisee))\s+(?:the\s+right\s+)?to\s+(?:operate|establish|open)\b", 3),
+        # the exclusivity a clause refers to by name: "the exclusivity rights associated with that Product will cease",
+        # "during the Exclusivity Period" (with "exclusivity" alone, enough)
+        (r"\bexclusivity\s+(?:rights?|period|obligations?|provisions?|covenants?|restrictions?)\b", 0.5),
         # "it will grant no other licenses for the territory", "shall grant no further rights to third parties"
         (r"\b(?:will|shall)\s+grant\s+no\s+(?:other|further|additional)\s+(?:licen[cs]es?|rights?)\b", 3),
         # "agrees not to provide delivery services for any other provider of ...", "not to sell to any other distributor"

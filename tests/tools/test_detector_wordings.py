@@ -177,6 +177,8 @@ READS: list[tuple[str, str]] = [
     ("exclusivity_grant", "The know-how for the two vaccines will be licensed to the Venture exclusively for the respiratory field."),
     # a franchisor's protected area
     ("exclusivity_grant", "We will not operate or grant others the right to operate a Studio within the Protected Area."),
+    # the exclusivity referred to by name
+    ("exclusivity_grant", "Once the Buyer stops ordering a Product, the exclusivity rights for that Product will end."),
     # a promise to grant no other licences
     ("exclusivity_grant", "Except as provided herein, the Owner will grant no other licenses for the Region during the Term."),
     # an exclusive relationship
@@ -501,6 +503,7 @@ LEAVES: list[tuple[str, str]] = [
     ("exclusivity_grant", "The parties will not enter into any other agreement with respect to the Bank Accounts."),
     ("exclusivity_grant", "The Actor will not endorse any other product which is directly competitive to the Sponsor's products."),
     ("exclusivity_grant", "The parties have a non-exclusive relationship and each may deal with others."),
+    ("exclusivity_grant", "The Sponsor shall pay an exclusivity fee of $10,000 on signature."),
     ("non_compete", "The Distributor shall not be prevented from selling competing products outside the Territory."),
     # an executive's severance when the employer changes hands
     ("change_of_control", "If the Executive terminates employment for Good Reason within twelve months after a Change in "
