@@ -199,6 +199,22 @@ FINER: dict[str, Detector] = {
         (rf"{_EXCLUSIVE}\s*(?:\((?:[^()]|\([^()]{{0,12}}\)){{0,120}}\)\s*)?(?:,|\band\b)\s*(?:(?:[\w-]+|\((?:[^()]|\([^()]{{0,12}}\)){{0,80}}\))(?:\s*,\s*|\s+and\s+|\s+)){{0,10}}?(?:licen[cs]e|right|distribution)", 4.5),
         # "will provide the services exclusively, ..." (the phrase ends with "exclusively")
         (r"\b(?:provid|supply|suppli|sell|distribut|market|manufactur|perform)\w*\s+(?:[\w-]+\s+){0,3}?exclusively\s*(?:[,;.]|$)", 3),
+        # the adverb before the act or after the grant: "shall be entitled to exclusively provide such financing",
+        # "the patents will be licensed to the Company exclusively for the Field"
+        (r"\bexclusively\s+(?:provide|supply|sell|distribute|market|manufacture|represent|perform)\b"
+         r"|\b(?:licensed|granted|assigned|appointed)\s+(?:to\s+(?:[\w-]+\s+){1,3}?)?exclusively\b", 3),
+        # "the exclusive relationship with", "the sole and exclusive relationship"
+        (r"\bexclusive\s+(?:(?:and|or)\s+sole\s+)?(?:business\s+|working\s+)?relationship\b", 3),
+        # an endorser's "will not endorse any other multivitamin" (a ban on endorsing only products "competitive
+        # to" the sponsor's is the non-compete)
+        (r"\bnot\b.{0,60}?\bendors\w*\b.{0,120}?\b(?:any\s+other|another)\s+(?!part(?:y|ies)\b)[\w-]+(?!.{0,80}?\bcompet)", 3),
+        # a franchisor's protected area: "we will not operate or grant others the right to operate a store within the area"
+        (r"\bnot\b.{0,40}?\b(?:operate|establish|open)\b.{0,30}?\bor\s+(?:grant|license|licence|franchise|authori[sz]e)\s+(?:to\s+)?(?:others|another|any\s+other\s+(?:person|party|franchisee))\s+(?:the\s+right\s+)?to\s+(?:operate|establish|open)\b", 3),
+        # the exclusivity a clause refers to by name: "the exclusivity rights associated with that Product will cease",
+        # "during the Exclusivity Period" (with "exclusivity" alone, enough)
+        (r"\bexclusivity\s+(?:rights?|period|obligations?|provisions?|covenants?|restrictions?)\b", 0.5),
+        # "it will grant no other licenses for the territory", "shall grant no further rights to third parties"
+        (r"\b(?:will|shall)\s+grant\s+no\s+(?:other|further|additional)\s+(?:licen[cs]es?|rights?)\b", 3),
         # "agrees not to provide delivery services for any other provider of ...", "not to sell to any other distributor"
         (r"\bnot\b.{0,60}?\b(?:provid|sell|supply|render|perform)\w*\b.{0,80}?\b(?:for|to)\s+any\s+other\s+(?:[\w-]+\s+){0,2}?"
          r"(?:providers?|suppliers?|distributors?|resellers?|vendors?|manufacturers?|customers?|purchasers?|buyers?)\b", 3),
@@ -251,6 +267,23 @@ FINER: dict[str, Detector] = {
         # 24 months following the termination" (not the no-hire, non-solicitation and confidentiality terms of that shape)
         (rf"^(?![\s\S]*\b(?:solicit|hire|employ|disclos|confidential))[\s\S]*?\b(?:not|prohibited\s+from)\b.{{0,150}}?\bdirectly\s+or\s+indirectly\b.{{0,150}}?"
          rf"\bfor\s+a\s+period\s+of\s+{_DUR}\s+(?:after|following|from)\s+(?:the\s+)?(?:date\s+of\s+)?(?:termination|expiration|expiry)\b", 3),
+        # the during-the-term ban with its reach after the acts: "will not develop or commercialize any product
+        # ..., either independently or in collaboration with a third party"
+        (r"^(?=.*\b(?:during|throughout)\s+the\s+(?:term|period)\b).*?\b(?:not|no|nor|neither)\b(?!\s+limited\b).{0,200}?\b(?:research|develop|manufactur|commerciali[sz]|conduct|sell|market|distribut)\w*\b"
+         r".{0,200}?\b(?:(?:either\s+)?independently\s+or\s+(?:for\s+or\s+)?(?:in\s+collaboration\s+)?with|(?:either\s+)?(?:by\s+)?itself\s+or\s+(?:with\s+or\s+)?through)\b", 3),
+        # "shall not, directly or indirectly, engage in any business which ...", "not to directly or indirectly engage
+        # in the operation of any restaurant"
+        (r"\b(?:not|nor|neither)\b.{0,200}?\bdirectly\s+or\s+indirectly\b.{0,150}?\bengage\s+in\s+(?:the\s+(?:operation|ownership|management)\s+of\s+)?(?:any|another)\s+"
+         r"(?:[\w-]+\s+){0,3}?(?:business|enterprise|restaurant|store|venture)s?\b", 3),
+        # "will not itself or through third parties engage in the development of ...", "shall not, directly or
+        # indirectly, engage in the manufacture of"
+        (r"\b(?:not|nor|neither)\b.{0,40}?\b(?:directly\s+or\s+indirectly|itself\s+or\s+(?:with\s+or\s+)?through)\b.{0,120}?\bengage\s+in\s+the\s+"
+         r"(?:development|manufactur\w*|production|sale|marketing|distribution|commerciali[sz]ation)\s+of\b", 3),
+        # "shall not enter into another distribution agreement with any company for the sale of goods similar to the Products"
+        (r"\bnot\b.{0,200}?\benter\s+into\s+(?:another|any|an)\s+(?:[\w/-]+\s+){0,4}?agreements?\b.{0,150}?\b(?:goods|products?|services?|business)\s+(?:substantially\s+)?similar\s+to\b", 3),
+        # an endorser's ban on a rival's brand: "shall not wear or be associated with any competitor's product",
+        # "to wear no apparel bearing the name of a competitor of the Company"
+        (r"\b(?:not|no|nor|neither)\b.{0,120}?\b(?:wear|bear|be\s+associated)\w*\b.{0,120}?\b(?:an?|any)\s+(?:[\w-]+\s+){0,3}?competitor(?:'s|s'?)?\b", 3),
         # a run-in heading ("(vi) Employment; Noncompetition; Nondisclosure.") names the clause without stating it
         (r"^\W*(?:\(?[ivx\d]+[.)]\s*|\(?[a-z][.)]\s*)?(?-i:[A-Z][\w-]*)(?:[;,]?\s+(?:and\s+)?(?-i:[A-Z][\w-]*)){0,5}\W*$", -3),
         # a sentence that opens "Nothing in this Agreement shall preclude ..." grants a freedom (a

@@ -109,6 +109,23 @@ READS: list[tuple[str, str]] = [
                             "by itself or through a third party, sell or promote any sleep aid products other than the Products."),
     ("compete_restriction", "During the Term, the Developer will not, independently or with third parties, research or "
                             "manufacture any antibody products outside this Agreement."),
+    # the during-the-term ban whose reach ("independently or with a third party") follows the acts
+    ("compete_restriction", "During the Term, the Partner will not research, develop or sell any enzyme product for the Field, "
+                            "either independently or in collaboration with any third party."),
+    ("compete_restriction", "Throughout the term of this Agreement the Lab shall not conduct any assay work in the Field by itself "
+                            "or through an affiliate."),
+    # a ban on engaging, directly or indirectly, in a rival business
+    ("compete_restriction", "Neither Member shall, directly or indirectly, as owner, partner or lender, engage in any enterprise "
+                            "which sells water filters in the Region."),
+    ("compete_restriction", "The Operator agrees not to directly or indirectly engage in the operation of any hardware store "
+                            "within ten miles of the Premises."),
+    ("compete_restriction", "The Grower will not itself or through any licensee engage in the development of seed varieties "
+                            "for the Crop outside this Agreement."),
+    ("compete_restriction", "The Agent shall not, directly or indirectly, enter into any other sales agency agreement with a "
+                            "third party for the sale of goods similar to the Products."),
+    # an endorser's ban on a rival's brand
+    ("compete_restriction", "The Player shall not wear or be associated with any racket maker competitor's equipment."),
+    ("compete_restriction", "The Athlete agrees to wear no clothing bearing the logo of a competitor of the Sponsor."),
     # non-compete
     ("compete_restriction", "The Publisher shall not run banner advertisements on the Site for any of the Retailer's competitors."),
     ("compete_restriction", "The Agent agrees not to sell any competing insurance products in the Territory."),
@@ -155,6 +172,20 @@ READS: list[tuple[str, str]] = [
                           "Category."),
     ("exclusivity_grant", "The University grants the Company an exclusive option to negotiate a licence to each Invention."),
     ("exclusivity_grant", "All sales in the Territory shall be made exclusively through the Agent."),
+    # the adverb before the act or after the grant
+    ("exclusivity_grant", "If the Owner seeks more funding, the Investor shall be entitled to exclusively provide that funding."),
+    ("exclusivity_grant", "The know-how for the two vaccines will be licensed to the Venture exclusively for the respiratory field."),
+    # a franchisor's protected area
+    ("exclusivity_grant", "We will not operate or grant others the right to operate a Studio within the Protected Area."),
+    # the exclusivity referred to by name
+    ("exclusivity_grant", "Once the Buyer stops ordering a Product, the exclusivity rights for that Product will end."),
+    # a promise to grant no other licences
+    ("exclusivity_grant", "Except as provided herein, the Owner will grant no other licenses for the Region during the Term."),
+    # an exclusive relationship
+    ("exclusivity_grant", "The Foundation has the sole and exclusive relationship with the League for all events."),
+    ("exclusivity_grant", "The parties shall maintain an exclusive business relationship for the Term."),
+    # an endorser's promise to endorse no other product of the kind
+    ("exclusivity_grant", "During the Term the Actor will not endorse or appear in advertisements for any other sunscreen."),
     # a licence's qualifiers may cite a section with a sub-clause: "(except as provided in Section 2.1(c))"
     ("exclusivity_grant", "The Owner grants the Operator an exclusive, non-transferable (except as provided in Section 9.2(b)) "
                           "and non-sublicensable license to use the Domain Names."),
@@ -470,6 +501,9 @@ LEAVES: list[tuple[str, str]] = [
     ("exclusivity_grant", "The Company appoints the Dealer as its non-exclusive authorized dealer for the Products."),
     ("exclusivity_grant", "The Sponsor acknowledges that it does not and will not have exclusive rights at the Event."),
     ("exclusivity_grant", "The parties will not enter into any other agreement with respect to the Bank Accounts."),
+    ("exclusivity_grant", "The Actor will not endorse any other product which is directly competitive to the Sponsor's products."),
+    ("exclusivity_grant", "The parties have a non-exclusive relationship and each may deal with others."),
+    ("exclusivity_grant", "The Sponsor shall pay an exclusivity fee of $10,000 on signature."),
     ("non_compete", "The Distributor shall not be prevented from selling competing products outside the Territory."),
     # an executive's severance when the employer changes hands
     ("change_of_control", "If the Executive terminates employment for Good Reason within twelve months after a Change in "
