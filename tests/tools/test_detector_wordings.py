@@ -296,6 +296,8 @@ READS: list[tuple[str, str]] = [
                                   "marketing costs."),
     ("post_termination_services", "The Licensor hereby grants to the Licensee, during the Term and after termination of this Agreement, a "
                                   "non-exclusive licence to use the Improvements."),
+    ("post_termination_services", "The Retailer may sell or otherwise dispose of any Remaining Goods at its stores for thirty days."),
+    ("post_termination_services", "The Sponsor may use its remaining printed and promotional materials until they are exhausted."),
     ("liquidated_damages_clause", "If the Buyer ends the contract before the third anniversary, it shall pay the Seller a termination fee equal "
                                   "to six months of charges."),
     ("liquidated_damages_clause", "Should the Customer cancel the order, the Customer agrees to pay a cancellation fee of $2,000 per month remaining."),
