@@ -60,6 +60,10 @@ READS: list[tuple[str, str]] = [
     ("termination_convenience", "(c) At any time upon one hundred twenty (120) days prior written notice of termination to the other party."),
     # a list item naming who may end it, or whose option it is, and nothing but a notice period
     ("termination_convenience", "(c) by either party upon ninety (90) days' prior written notice to the other party; or"),
+    ("termination_convenience", "(b) at any time after the first anniversary of the Effective Date, for any reason or no reason, upon "
+                                "ninety (90) days' notice to the Supplier; or"),
+    ("termination_convenience", "This Agreement shall remain in force until the earlier of (a) the third anniversary of the Effective Date "
+                                "and (b) termination by either party without cause."),
     ("termination_convenience", "The Licensor may terminate this Agreement effective thirty (30) days after delivery of written notice to the "
                                 "Licensee."),
     ("termination_convenience", "This Agreement shall terminate (a) at the option of either party, upon sixty (60) days' written notice, or (b) "
@@ -392,6 +396,7 @@ LEAVES: list[tuple[str, str]] = [
     ("termination_convenience", "This Addendum may be terminated at any time by either party in accordance with the termination provisions of "
                                 "the Master Agreement."),
     ("termination_convenience", "The Seller may terminate this Agreement immediately upon written notice to the Buyer."),
+    ("termination_convenience", "Upon termination by either party for any reason, the Distributor shall return all price lists."),
     ("termination_convenience", "The Licensee may not for any reason terminate this Agreement during the first contract year."),
     # a fixed end date with no renewal and no notice to end one
     ("renewal_notice", "This Agreement shall remain in effect for three (3) years and shall then expire."),
