@@ -64,6 +64,8 @@ READS: list[tuple[str, str]] = [
                                 "ninety (90) days' notice to the Supplier; or"),
     ("termination_convenience", "This Agreement shall remain in force until the earlier of (a) the third anniversary of the Effective Date "
                                 "and (b) termination by either party without cause."),
+    ("termination_convenience", "This Agreement may be terminated at any time, without the payment of any penalty, by the Fund or by the "
+                                "Adviser."),
     ("termination_convenience", "The Licensor may terminate this Agreement effective thirty (30) days after delivery of written notice to the "
                                 "Licensee."),
     ("termination_convenience", "This Agreement shall terminate (a) at the option of either party, upon sixty (60) days' written notice, or (b) "
