@@ -111,8 +111,8 @@ DETECTORS: dict[str, Detector] = {
         (rf"^(?!.*\brenew).*?\buntil\s+(?:terminated\s+by\s+(?:either|any|one)\s+part(?:y|ies)|(?:either|any|one)\s+party\s+(?:informs|notifies|gives|terminates))\b.{{0,80}}?{_DUR}.{{0,40}}?\bnotice", 3),
         (r"\b(?:alter|cease|discontinue)\b.{0,60}?\b(?:providing|services?)\b.{0,200}?\bwithout\s+(?:any\s+)?liability", 3),
         (rf"{_CAN_END}.{{0,80}}?\bat\s+any\s+time\b", 2),
-        # "may be terminated at any time, without the payment of any penalty, by ..."
-        (rf"{_CAN_END}.{{0,80}}?\bwithout\s+(?:the\s+)?(?:payment\s+of\s+)?(?:any\s+)?penalty", 1.5),
+        # "may be terminated at any time, without the payment of any penalty, by ..." (not by a vote: see below)
+        (rf"^(?!.*\bvote\s+of\b).*?{_CAN_END}.{{0,80}}?\bwithout\s+(?:the\s+)?(?:payment\s+of\s+)?(?:any\s+)?penalty", 1.5),
         (rf"{_CAN_END}.{{0,80}}?\bat\s+any\s+time\b.{{0,80}}?\b(?:notice|notif\w*|in\s+writing)\b", 1.5),
         # ending at the end of a term is non-renewal, not termination for convenience
         (r"\b(?:(?:at|as\s+of|effective\s+(?:as\s+of\s+|on\s+)?|upon|on)\s+(?:or\s+after\s+)?|(?:days?|months?)\s+(?:prior\s+to|before)\s+)(?:the\s+)?(?:end|expiration|expiry|last\s+day)(?:\s+date)?\s+of\s+"
