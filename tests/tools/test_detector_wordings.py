@@ -305,6 +305,8 @@ READS: list[tuple[str, str]] = [
     ("post_termination_services", "The Retailer may sell or otherwise dispose of any Remaining Goods at its stores for thirty days."),
     ("post_termination_services", "The Sponsor may use its remaining printed and promotional materials until they are exhausted."),
     ("post_termination_services", "If this Agreement expires, any open purchase orders shall be fulfilled on the terms then in force."),
+    ("post_termination_services", "On the effective date of termination, the Parties shall negotiate in good faith a fair royalty for the "
+                                  "jointly owned inventions."),
     ("liquidated_damages_clause", "If the Buyer ends the contract before the third anniversary, it shall pay the Seller a termination fee equal "
                                   "to six months of charges."),
     ("liquidated_damages_clause", "Should the Customer cancel the order, the Customer agrees to pay a cancellation fee of $2,000 per month remaining."),
