@@ -389,7 +389,13 @@ FINER: dict[str, Detector] = {
         (r"\b(?:terminat|expir)\w*\b.{0,250}?\b(?:sell|sale|dispose|purchase|buy|repurchase)\w*\b.{0,100}?\b(?:stocks?|inventor(?:y|ies))\b", 3),
         (r"\b(?:sell|sale|dispose|purchase|buy|repurchase)\w*\b.{0,100}?\b(?:stocks?|inventor(?:y|ies))\b.{0,200}?\b(?:terminat|expir)\w*", 3),
         (r"\b(?:sell|dispose\s+of|distribute)\b.{0,60}?\b(?:remaining|existing)\s+(?:stocks?|inventor(?:y|ies))\b", 3),
+        # goods left over, by any name: "may sell or otherwise dispose of the Remaining Merchandise", "use such remaining promotional materials"
+        (r"\b(?:sell|dispose\s+of|distribute|use)\b.{0,60}?\bremaining\s+(?:[\w-]+,?\s+(?:or\s+|and\s+)?){0,3}?(?:merchandise|products?|goods|materials?|units)\b", 3),
         (r"\bsell[\s-]?off\b|\bwind[\s-]?down\s+period\b|\bphase[\s-]?out\s+(?:of|period)\b", 3),
+        # what the parties settle at the end: "at or about the effective date of termination, the Parties will negotiate in good faith"
+        (rf"\b(?:upon|after|following|at|on)\s+(?:or\s+about\s+)?(?:the\s+)?(?:(?:effective\s+)?date\s+of\s+)?(?:such\s+|any\s+)?{_END}.{{0,100}}?\b(?:shall|will)\s+negotiate\s+in\s+good\s+faith", 3),
+        # work under way at the end is still finished: "should the Agreement expire, all remaining Work of each order will be completed"
+        (r"\b(?:terminat|expir)\w*\b.{0,150}?\b(?:work|orders?|projects?|statements?\s+of\s+work)\b.{0,60}?\b(?:shall|will)\s+(?:continue\s+to\s+)?be\s+(?:completed|performed|fulfilled|filled)\b", 3),
         (rf"\b(?:retain\w*|maintain\w*|preserve[sd]?|keep|kept)\b.{{0,150}}?\b(?:after|following)\s+(?:the\s+)?{_END}", 3),
         (r"\b(?:return|destroy)\w*\b.{0,80}?\bconfidential", -2),
         (r"\b(?:co-?operat\w*|assist\w*)\b.{0,100}?\b(?:transfer|transition|migrat\w*)\b|\borderly\s+(?:and\s+\w+\s+)?(?:transfer|transition|wind)", 3),

@@ -94,6 +94,9 @@ DETECTORS: dict[str, Detector] = {
         # also a list item naming who may end it, "(d) by either party upon sixty (60) days' notice;" (hence "by either" among the keywords)
         (rf"\((?:[ivx]+|[a-z]|\d+)\)\s+(?:by\s+(?:either|any|each)\s+(?:\w+\s+){{0,3}}?|at\s+the\s+(?:option|election)\s+of\s+(?:either|any|each)\s+part(?:y|ies)\W+)?(?:at\s+any\s+(?:other\s+)?time\s+)?(?:upon|on|with|after|by\s+giving)\s+(?:at\s+least\s+|not\s+less\s+than\s+|no\s+less\s+than\s+)?"
          rf"(?:{_DUR}|\[\*+\])\W+(?:\w+\s+){{0,3}}?notice(?:\s+of\s+(?:\w+\s+)?termination|\s+to\s+the\s+other\s+part(?:y|ies)(?:\s+hereto)?)?\s*(?:[;.]|,?\s+or\b|$)", 4.5),
+        # a list item whose ground is no reason: "(c) at any time after the second anniversary, for any reason or no reason,
+        # upon ...", "until the earlier of (a) ... and (b) termination by either Party for any reason upon thirty (30) days' notice"
+        (rf"\((?:[ivx]+|[a-z]|\d+)\)\s+(?:at\s+any\s+time\b[^;:]{{0,150}}?,\s*|termination\s+by\s+(?:either|any|each)\s+part(?:y|ies)\s+)?{_CONV}", 4.5),
         # "(a) at the option of either party, upon ninety (90) days' notice"
         (rf"\bat\s+the\s+(?:option|election)\s+of\s+(?:either|any|each)\s+part(?:y|ies)\W+(?:upon|on|with|after|by\s+giving)\s+(?:at\s+least\s+|not\s+less\s+than\s+|no\s+less\s+than\s+)?(?:{_DUR}|\[\*+\])\b.{{0,40}}?\bnotice", 3),
         # "may terminate this Agreement effective thirty (30) days after written notice"
@@ -108,6 +111,8 @@ DETECTORS: dict[str, Detector] = {
         (rf"^(?!.*\brenew).*?\buntil\s+(?:terminated\s+by\s+(?:either|any|one)\s+part(?:y|ies)|(?:either|any|one)\s+party\s+(?:informs|notifies|gives|terminates))\b.{{0,80}}?{_DUR}.{{0,40}}?\bnotice", 3),
         (r"\b(?:alter|cease|discontinue)\b.{0,60}?\b(?:providing|services?)\b.{0,200}?\bwithout\s+(?:any\s+)?liability", 3),
         (rf"{_CAN_END}.{{0,80}}?\bat\s+any\s+time\b", 2),
+        # "may be terminated at any time, without the payment of any penalty, by ..." (not by a vote: see below)
+        (rf"^(?!.*\bvote\s+of\b).*?{_CAN_END}.{{0,80}}?\bwithout\s+(?:the\s+)?(?:payment\s+of\s+)?(?:any\s+)?penalty", 1.5),
         (rf"{_CAN_END}.{{0,80}}?\bat\s+any\s+time\b.{{0,80}}?\b(?:notice|notif\w*|in\s+writing)\b", 1.5),
         # ending at the end of a term is non-renewal, not termination for convenience
         (r"\b(?:(?:at|as\s+of|effective\s+(?:as\s+of\s+|on\s+)?|upon|on)\s+(?:or\s+after\s+)?|(?:days?|months?)\s+(?:prior\s+to|before)\s+)(?:the\s+)?(?:end|expiration|expiry|last\s+day)(?:\s+date)?\s+of\s+"

@@ -60,6 +60,12 @@ READS: list[tuple[str, str]] = [
     ("termination_convenience", "(c) At any time upon one hundred twenty (120) days prior written notice of termination to the other party."),
     # a list item naming who may end it, or whose option it is, and nothing but a notice period
     ("termination_convenience", "(c) by either party upon ninety (90) days' prior written notice to the other party; or"),
+    ("termination_convenience", "(b) at any time after the first anniversary of the Effective Date, for any reason or no reason, upon "
+                                "ninety (90) days' notice to the Supplier; or"),
+    ("termination_convenience", "This Agreement shall remain in force until the earlier of (a) the third anniversary of the Effective Date "
+                                "and (b) termination by either party without cause."),
+    ("termination_convenience", "This Agreement may be terminated at any time, without the payment of any penalty, by the Fund or by the "
+                                "Adviser."),
     ("termination_convenience", "The Licensor may terminate this Agreement effective thirty (30) days after delivery of written notice to the "
                                 "Licensee."),
     ("termination_convenience", "This Agreement shall terminate (a) at the option of either party, upon sixty (60) days' written notice, or (b) "
@@ -327,6 +333,11 @@ READS: list[tuple[str, str]] = [
                                   "marketing costs."),
     ("post_termination_services", "The Licensor hereby grants to the Licensee, during the Term and after termination of this Agreement, a "
                                   "non-exclusive licence to use the Improvements."),
+    ("post_termination_services", "The Retailer may sell or otherwise dispose of any Remaining Goods at its stores for thirty days."),
+    ("post_termination_services", "The Sponsor may use its remaining printed and promotional materials until they are exhausted."),
+    ("post_termination_services", "If this Agreement expires, any open purchase orders shall be fulfilled on the terms then in force."),
+    ("post_termination_services", "On the effective date of termination, the Parties shall negotiate in good faith a fair royalty for the "
+                                  "jointly owned inventions."),
     ("liquidated_damages_clause", "If the Buyer ends the contract before the third anniversary, it shall pay the Seller a termination fee equal "
                                   "to six months of charges."),
     ("liquidated_damages_clause", "Should the Customer cancel the order, the Customer agrees to pay a cancellation fee of $2,000 per month remaining."),
@@ -421,6 +432,7 @@ LEAVES: list[tuple[str, str]] = [
     ("termination_convenience", "This Addendum may be terminated at any time by either party in accordance with the termination provisions of "
                                 "the Master Agreement."),
     ("termination_convenience", "The Seller may terminate this Agreement immediately upon written notice to the Buyer."),
+    ("termination_convenience", "Upon termination by either party for any reason, the Distributor shall return all price lists."),
     ("termination_convenience", "The Licensee may not for any reason terminate this Agreement during the first contract year."),
     # a fixed end date with no renewal and no notice to end one
     ("renewal_notice", "This Agreement shall remain in effect for three (3) years and shall then expire."),
