@@ -126,7 +126,7 @@ FINER: dict[str, Detector] = {
         (r"\bchange\s+(?:of|in)\s+(?:\w+\s+)?(?:control|ownership)\b", 3.5),
         (r"\bcontrol\s+of\s+(?:either|any|the\s+other)?\s*party\b.{0,40}?\b(?:pass\w*|transfer\w*|change\w*)\b", 3.5),
         (r"\b(?:merger|consolidat\w+|reorgani[sz]ation|amalgamation)\b", 1),
-        (r"\b(?:acqui\w+|sale|transfer|disposition)\b.{0,60}?\b(?:all\s+or\s+substantially\s+all|majority|controlling\s+interest|fifty\s+percent|50\s*%)\b.{0,80}?\b(?:assets|stock|shares|voting|equity|business|securities)", 2),
+        (r"\b(?:acqui\w+|sale|sells?|sold|transfer|disposition)\b.{0,60}?\b(?:all\s+or\s+substantially\s+all|majority|controlling\s+interest|fifty\s+percent|50\s*%)\b.{0,80}?\b(?:assets|stock|shares|voting|equity|business|securities)", 2),
         (r"\bterminat\w*\b", 1.5),
         # "in the event of the merger or consolidation of Company ..., X may terminate", "shall
         # terminate ... if Licensee is acquired by a third party", "a significant change in the ownership"
@@ -146,14 +146,20 @@ FINER: dict[str, Detector] = {
         # an assignment on a merger that is void or needs consent: "in the case of a merger ..., any attempt to assign this
         # Agreement other than as permitted above will be void"
         (r"\bin\s+the\s+(?:case|event)\s+of\s+(?:a\s+|any\s+)?(?:reorgani[sz]ation|merger|consolidation)\b.{0,150}?\bassign\w*\b.{0,80}?\b(?:void|consent|approval|notice)", 1),
+        # a takeover that counts as an assignment needing consent: "may not be assigned, also as a result of a merger or a
+        # spin-off, without the prior written consent of the other party"
+        (r"\b(?:not|never|cannot)\s+be\s+(?:assigned|transferred)\b.{0,80}?\b(?:as\s+a\s+result|by\s+(?:way|reason)|in\s+consequence)\s+of\b.{0,80}?\b(?:merger|consolidation|spin-?off|change\s+(?:of|in)\s+control)\b"
+         r".{0,120}?\bwithout\s+(?:the\s+)?(?:prior\s+)?(?:written\s+)?(?:consent|approval)", 2.5),
         # an assignment on a takeover that the other party must be told of: "may assign in connection with a merger or a sale
         # of all or substantially all of its assets, provided that it gives the other party notice"
         (r"^(?=.*\bassign).*\b(?:merger|all\s+or\s+substantially\s+all)\b.{0,200}?\b(?:provided|on\s+condition|subject\s+to|upon)\b.{0,80}?\b(?:notice|notif\w+)", 1),
         # a takeover that frees a party to assign, or that is no assignment at all, gives the other party no say:
         # "may assign this Agreement ... in connection with any Change of Control", "a change of control of X shall not be
         # considered an assignment"
+        # "nor shall any change in control be deemed an assignment"
         (r"\bmay\s+(?:\w+\s+){0,2}?assign\b.{0,250}?\b(?:in\s+connection\s+with|pursuant\s+to|as\s+part\s+of|upon)\s+(?:a\s+|any\s+)?(?:\(\w+\)\s+)?change\s+(?:of|in)\s+control"
-         r"|\bchange\s+(?:of|in)\s+control\b.{0,80}?\b(?:shall|will)\s+not\s+(?:be\s+)?(?:considered|deemed|treated\s+as|constitute)\s+(?:to\s+be\s+)?an?\s+assignment", -4),
+         r"|\bchange\s+(?:of|in)\s+control\b.{0,80}?\b(?:shall|will)\s+not\s+(?:be\s+)?(?:considered|deemed|treated\s+as|constitute)\s+(?:to\s+be\s+)?an?\s+assignment"
+         r"|\bnor\s+(?:shall|will)\s+(?:a\s+|any\s+)?change\s+(?:of|in)\s+control\b.{0,80}?\bbe\s+(?:considered|deemed|treated\s+as)\s+(?:to\s+be\s+)?an?\s+assignment", -4),
         # a takeover by a rival: "if Licensee is acquired by a competitor of Licensor", "the acquirer of all or substantially all of
         # its assets is a direct competitor"
         (r"\b(?:(?:acquired|merged|sold)\s+(?:\w+\s+){0,3}?(?:by|with|into|to)|acquisition\s+(?:\S+\s+){0,3}?by)\s+(?:a|an|any)\s+(?:\S+\s+){0,3}?competitor"

@@ -194,6 +194,10 @@ READS: list[tuple[str, str]] = [
                           "Agreement by the Reseller shall be void without the Supplier's consent."),
     ("change_of_control", "Either party may assign this Agreement in connection with a merger or a sale of all or substantially all "
                           "of its assets, provided that it gives the other party written notice of the assignment."),
+    ("change_of_control", "The Licence may not be assigned, also as a result of a merger or a spin-off, without the prior written "
+                          "consent of the Licensor."),
+    ("change_of_control", "The Supplier may terminate this Agreement if the Reseller sells all or substantially all of its assets "
+                          "to a third party."),
     # "warrants" the verb is not a warrant to buy shares
     ("most_favored_nation", "The Supplier warrants that the prices charged to the Buyer shall be no less favourable than the "
                             "prices charged to any other customer for like quantities."),
@@ -491,6 +495,8 @@ LEAVES: list[tuple[str, str]] = [
     # a takeover that frees a party to assign, or that is no assignment at all
     ("change_of_control", "The Reseller may assign this Agreement without consent in connection with a change of control of the Reseller."),
     ("change_of_control", "A change of control of the Licensee shall not be deemed an assignment of this Agreement."),
+    ("change_of_control", "No subcontracting by either party shall be deemed an assignment, nor shall any change in control of "
+                          "either party be deemed an assignment of this Agreement."),
     # a free assignment to a successor (the CUAD labels of supplier contracts leave it out)
     ("change_of_control", "Either party may assign this Agreement to a successor in connection with a merger or the sale of all or "
                           "substantially all of its assets."),
