@@ -40,6 +40,11 @@ READS: list[tuple[str, str]] = [
     # a share of a party's needs it must buy or route through the other
     ("minimum_commitment", "The Buyer shall purchase at least 80% of its requirements of the Product from the Seller."),
     ("minimum_commitment", "The Company shall route not less than seventy percent (70%) of the total transactions it processes through the Bank."),
+    # a sales floor that ends a right, and money a party must put in
+    ("minimum_commitment", "The Supplier may terminate this Agreement if the Distributor's annual sales fall below $[*] in any contract year."),
+    ("minimum_commitment", "If the Agent sells less than 60% of the yearly target, the Principal may withdraw the Agent's exclusivity."),
+    ("minimum_commitment", "The Developer shall use not less than two million dollars ($2,000,000) of the investment to fund the research."),
+    ("minimum_commitment", "The Partner shall spend at least an amount equal to the funding it receives under this Section on marketing."),
     # the reason set between the right and its verb
     ("termination_convenience", "The Customer may, at any time and for any reason, terminate this Agreement."),
     ("termination_convenience", "The Buyer may without cause cancel any purchase order before shipment."),
@@ -355,6 +360,8 @@ LEAVES: list[tuple[str, str]] = [
     ("minimum_commitment", "The Seller guarantees that it will deliver the Products within thirty (30) days of each order."),
     ("minimum_commitment", "The Supplier guarantees that it will deliver 98% of the ordered Products by the delivery date."),
     ("minimum_commitment", "The Supplier shall deliver at least 95% of the purchase orders on time."),
+    ("minimum_commitment", "This licence does not include a minimum annual royalty payable by the Licensee."),
+    ("minimum_commitment", "Any provision that conflicts with applicable law shall be read so as to satisfy the minimum requirements of that law."),
     # "for convenience of reference" is about headings, however far it stands from a termination right
     ("termination_convenience", "The Client may terminate this Agreement under Section 9 (including every statement of work issued under it, "
                                 "other than any statement of work on which another statement of work depends for its delivery), and the "
