@@ -282,6 +282,15 @@ FINER: dict[str, Detector] = {
         (r"\b(?:pay\w*|receive|entitled\s+to|owe)\b.{0,80}?\b(?:early\s+)?(?:termination|cancell?ation|exit|break[\s-]?up)\s+(?:fees?|charges?|payments?|penalt(?:y|ies))\b|\bearly\s+termination\s+penalt", 3),
         # the fee named with its amount, without a verb of paying: "a termination payment equal to the annual fee"
         (r"\b(?:termination|cancell?ation|exit|break[\s-]?up)\s+(?:fee|payment|charge|penalty)s?\s+(?:equal|of\b|in\s+the\s+amount|calculated|shall\s+be)", 3),
+        # a sum owed on ending that is measured by what the contract would have paid: "payments equal to half of the amounts
+        # that would have been payable had this Agreement not been terminated"
+        (r"\bwould\s+have\s+(?:been\s+)?(?:payable|paid|due|earned|owed|received)\b.{0,120}?\bhad\s+(?:this|the)\s+(?:\w+\s+)?(?:agreement|contract)\s+not\s+been\s+(?:so\s+)?(?:terminated|cancell?ed)", 3),
+        # a multiple owed on termination: "if the Investor terminates ..., the Company will pay it an amount equal to two hundred
+        # percent (200%) of the costs it has paid"
+        (r"^(?=.*\bterminat).*\bpay\b.{0,80}?\b(?:amount|sum)\s+equal\s+to\s+(?:\w+\s+){0,4}?(?:percent|\d+\s*%|times)(?:\s*\(\s*\d+\s*%\s*\))?\s+(?:of|the)\b", 3),
+        # a notice that tells of such clauses is none: "the franchise agreement contains a liquidated damages clause",
+        # "liquidated damages clauses are unenforceable in some states"
+        (r"\bcontains?\s+(?:a\s+)?liquidated\s+damages\s+(?:clause|provision)|\bliquidated\s+damages\s+(?:clauses|provisions)\s+(?:are|may\s+be)\b", -3),
     ]),
     "most_favored_nation": _d("most_favored_nation", [
         (r"\bmost[\s-]favou?red\b", 3.5),

@@ -319,6 +319,11 @@ READS: list[tuple[str, str]] = [
     # a fee for hiring away the other party's staff
     ("liquidated_damages_clause", "If the Client hires any of the Consultant's staff during the Term, the Client shall pay the Consultant "
                                   "a fee equal to six months of that person's salary."),
+    # a sum owed on ending measured by what the contract would have paid, or as a multiple of costs
+    ("liquidated_damages_clause", "If the Reseller ends this Agreement early, the Reseller shall make payments to the Vendor equal to "
+                                  "half of the amounts that would have been payable had this Agreement not been terminated."),
+    ("liquidated_damages_clause", "If the Investor terminates this Agreement under Section 9, the Company will pay the Investor an amount "
+                                  "equal to two hundred percent (200%) of the costs the Investor has funded."),
     ("liquidated_damages", "If the Supplier fails to deliver by the agreed date, the Supplier shall credit the Buyer two per cent (2%) of the "
                            "order value for each week of delay."),
     ("liquidated_damages", "If the Buyer cancels an accepted order, the Buyer shall pay a cancellation charge of 20% of its price."),
@@ -609,6 +614,9 @@ LEAVES: list[tuple[str, str]] = [
     ("liquidated_damages_clause", "Neither party shall be obliged to pay any termination charges upon expiry of the Term."),
     # interest on a late payment is no stipulated sum
     ("liquidated_damages_clause", "Overdue invoices accrue interest of 0.05% for each day that they remain overdue."),
+    # a notice that tells of such clauses
+    ("liquidated_damages_clause", "The franchise agreement you will sign contains a liquidated damages clause."),
+    ("liquidated_damages_clause", "In some states liquidated damages clauses are unenforceable."),
     # pay for staff a party hires for itself
     ("liquidated_damages_clause", "The Staffing Agency shall hire the workers and the Client shall pay a fee equal to their hourly wages "
                                   "plus a margin."),
