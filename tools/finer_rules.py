@@ -177,7 +177,7 @@ FINER: dict[str, Detector] = {
     "uncapped_carveout": _d("uncapped_carveout", [
         (r"\b(?:except(?:ing)?|excluding|other\s+than|(?:shall|will)\s+not\s+apply|(?:does|do)\s+not\s+apply|exclusions?|notwithstanding|save\s+for|without\s+limit)\b", 1),
         (r"\b(?:liab\w*\b.{0,250}?\bexceed|limitations?\s+(?:of|on)\s+liability|these\s+limitations|(?<!not\s)limited\s+to|in\s+no\s+event|under\s+no\s+circumstances?|(?:shall|will)\s+not\s+be\s+liable|(?:neither|no)\s+party\b.{0,60}?\b(?:shall|will)\b.{0,40}?\bbe\s+(?:liable|entitled\s+to\s+recover)|liability\s+(?:cap|limit))\b", 1.5),
-        (r"\b(?:indemnif(?!(?:ying|ied)\s+part)\w*|gross(?:ly)?\s+negligen\w*|wil(?:l)?ful\s+misconduct|fraud\w*|breach\s+of\s+(?:its\s+)?confidential\w*|confidentiality\s+obligations|infring\w*|bodily\s+injury|death|personal\s+injury|obligations\s+under\s+(?:section|article|paragraph)|failure\s+to\s+pay)", 1),
+        (r"\b(?:indemni(?:f(?!(?:ying|ied)\s+part)|ties\b)\w*|gross(?:ly)?\s+negligen\w*|wil(?:l)?ful\s+misconduct|fraud\w*|breach\s+of\s+(?:its\s+)?confidential\w*|confidentiality\s+obligations|infring\w*|bodily\s+injury|death|personal\s+injury|obligations\s+under\s+(?:section|article|paragraph)|failure\s+to\s+pay)", 1),
         (r"\bunlimited\b|\buncapped\b", 2),
         # "nothing in this Section shall limit or exclude any liability for ...", "will not limit the liability of"
         (r"\b(?:nothing\b.{0,80}?\b(?:shall|will|is\s+intended\s+to|operates?\s+to)|(?:shall|will|does|do)\s+not(?:\s+be\s+construed\s+to|\s+operate\s+to)?|neither\s+party)\s+(?:\w+\s+){0,2}?(?:limit|exclude|restrict)s?\b.{0,80}?\b(?:liabilit\w*|damages|indemnif\w*|remed\w*)", 2.5),
@@ -193,7 +193,7 @@ FINER: dict[str, Detector] = {
         # "not liable except for its gross negligence") set a standard of care, not an uncapped breach,
         # unless the sentence also names a breach, an indemnity or a section
         (r"^(?!.*\b(?:(?:sections?|articles?|clauses?)\s+\d|confidential|indemn|infring|breach|intellectual\s+property|third\s+part))"
-         r".*\b(?:death|personal\s+injury|gross(?:ly)?\s+negligen|wil(?:l)?ful\s+misconduct|bad\s+faith|misfeasance)", -2),
+         r".*\b(?:death|personal\s+injury|gross(?:ly)?\s+negligen|wil(?:l)?ful\s+misconduct|bad\s+faith|misfeasance|fraud)", -2),
     ], require=r"liab|limitation|exceed|damages", threshold=3.5),
     "exclusivity_grant": _d("exclusivity_grant", [
         *EXCLUSIVE_DEALING,

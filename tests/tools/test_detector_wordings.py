@@ -252,6 +252,7 @@ READS: list[tuple[str, str]] = [
                           "be liable to the other party for lost profits."),
     # the cap itself switched off for named breaches
     ("uncapped_carveout", "The Liability Cap will not apply to any breach of confidentiality or to indemnification obligations."),
+    ("uncapped_carveout", "Nothing in this Agreement shall exclude or limit either party's liability under Clause 8 (Indemnities)."),
     ("liability_cap", "Under no circumstances will either party be liable to the other for any indirect, special or consequential damages."),
     ("liability_cap", "Each party waives any claim against the other for punitive or exemplary damages."),
     # a time bar on claims is a cap too
@@ -542,6 +543,7 @@ LEAVES: list[tuple[str, str]] = [
                           "expenses subsequently incurred by the indemnified party, other than reasonable costs of investigation."),
     # liability the law never lets be limited, and a standard of care
     ("uncapped_carveout", "Nothing in this Agreement shall limit either party's liability for death or personal injury caused by its negligence."),
+    ("uncapped_carveout", "Nothing in this Agreement shall limit or exclude the liability of either party for fraud or fraudulent misrepresentation."),
     ("uncapped_carveout", "The Consultant shall not be liable for any act or omission except for its gross negligence or willful misconduct."),
     # "exceed" about fees, not liability
     ("uncapped_carveout", "Upon termination the Agent shall continue to receive its fee, except on termination under Section 5.2, provided "
