@@ -135,7 +135,9 @@ FINER: dict[str, Detector] = {
         # deemed to include a merger ... or an acquisition of the power to control"
         (r"\b(?:merger|consolidation|reorgani[sz]ation|change\s+(?:of|in)\s+(?:the\s+)?control|(?:sale|transfer)\s+of\s+(?:a\s+)?(?:majority|controlling|\w+\s+percent|stock|shares|voting))\b"
          r".{0,200}?\b(?:deemed|considered|constitute|treated\s+as)\s+(?:to\s+be\s+)?(?:an?\s+)?(?:assignment|transfer)"
-         r"|\b(?:assignment|transfer)\W{0,3}\s+(?:\w+\s+){0,6}?(?:deemed|considered)\s+to\s+include\b.{0,200}?\b(?:merger|consolidation|control|acqui\w+)", 3.5),
+         r"|\b(?:assignment|transfer)\W{0,3}\s+(?:\w+\s+){0,6}?(?:deemed|considered)\s+to\s+include\b.{0,200}?\b(?:merger|consolidation|control|acqui\w+)"
+         # "the term 'Transfer' shall mean any sale, assignment, gift, merger, consolidation ... of any interest in you"
+         r"|\bterm\s+\W?(?:assignment|transfer)\W{0,3}\s+(?:\w+\s+){0,4}?(?:means?|includes?)\b.{0,200}?\b(?:merger|consolidation|change\s+(?:of|in)\s+(?:control|ownership))\b", 3.5),
         # an employee's severance or "good reason" on the employer's takeover is no counterparty's consent or exit right
         (r"\b(?:severance|the\s+executive|good\s+reason|salary|bonus|unvested|vest(?:s|ed|ing)?)\b", -4),
         # "a change in the shareholding structure of Party B", "Party B's shareholder or equity structure changes"

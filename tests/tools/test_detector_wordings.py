@@ -183,6 +183,8 @@ READS: list[tuple[str, str]] = [
                           "changed."),
     ("change_of_control", "Any merger, consolidation or reorganization involving the Licensee will be deemed to be a transfer "
                           "requiring the Licensor's consent."),
+    ("change_of_control", "As used in this Agreement, the term \"Transfer\" means any sale, gift, pledge, merger or consolidation "
+                          "of any interest in the Franchisee or in this Agreement."),
     ("change_of_control", "A \"transfer\" shall be deemed to include a merger of a party with another entity or an acquisition "
                           "of the power to control its management."),
     # a right that ends when a holder's share of the votes falls below a level
