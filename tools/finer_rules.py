@@ -126,7 +126,7 @@ FINER: dict[str, Detector] = {
         (r"\bchange\s+(?:of|in)\s+(?:\w+\s+)?(?:control|ownership)\b", 3.5),
         (r"\bcontrol\s+of\s+(?:either|any|the\s+other)?\s*party\b.{0,40}?\b(?:pass\w*|transfer\w*|change\w*)\b", 3.5),
         (r"\b(?:merger|consolidat\w+|reorgani[sz]ation|amalgamation)\b", 1),
-        (r"\b(?:acqui\w+|sale|transfer|disposition)\b.{0,60}?\b(?:all\s+or\s+substantially\s+all|majority|controlling\s+interest|fifty\s+percent|50\s*%)\b.{0,80}?\b(?:assets|stock|shares|voting|equity|business|securities)", 2),
+        (r"\b(?:acqui\w+|sale|sells?|sold|transfer|disposition)\b.{0,60}?\b(?:all\s+or\s+substantially\s+all|majority|controlling\s+interest|fifty\s+percent|50\s*%)\b.{0,80}?\b(?:assets|stock|shares|voting|equity|business|securities)", 2),
         (r"\bterminat\w*\b", 1.5),
         # "in the event of the merger or consolidation of Company ..., X may terminate", "shall
         # terminate ... if Licensee is acquired by a third party", "a significant change in the ownership"
@@ -135,7 +135,9 @@ FINER: dict[str, Detector] = {
         # deemed to include a merger ... or an acquisition of the power to control"
         (r"\b(?:merger|consolidation|reorgani[sz]ation|change\s+(?:of|in)\s+(?:the\s+)?control|(?:sale|transfer)\s+of\s+(?:a\s+)?(?:majority|controlling|\w+\s+percent|stock|shares|voting))\b"
          r".{0,200}?\b(?:deemed|considered|constitute|treated\s+as)\s+(?:to\s+be\s+)?(?:an?\s+)?(?:assignment|transfer)"
-         r"|\b(?:assignment|transfer)\W{0,3}\s+(?:\w+\s+){0,6}?(?:deemed|considered)\s+to\s+include\b.{0,200}?\b(?:merger|consolidation|control|acqui\w+)", 3.5),
+         r"|\b(?:assignment|transfer)\W{0,3}\s+(?:\w+\s+){0,6}?(?:deemed|considered)\s+to\s+include\b.{0,200}?\b(?:merger|consolidation|control|acqui\w+)"
+         # "the term 'Transfer' shall mean any sale, assignment, gift, merger, consolidation ... of any interest in you"
+         r"|\bterm\s+\W?(?:assignment|transfer)\W{0,3}\s+(?:\w+\s+){0,4}?(?:means?|includes?)\b.{0,200}?\b(?:merger|consolidation|change\s+(?:of|in)\s+(?:control|ownership))\b", 3.5),
         # an employee's severance or "good reason" on the employer's takeover is no counterparty's consent or exit right
         (r"\b(?:severance|the\s+executive|good\s+reason|salary|bonus|unvested|vest(?:s|ed|ing)?)\b", -4),
         # "a change in the shareholding structure of Party B", "Party B's shareholder or equity structure changes"
@@ -146,14 +148,20 @@ FINER: dict[str, Detector] = {
         # an assignment on a merger that is void or needs consent: "in the case of a merger ..., any attempt to assign this
         # Agreement other than as permitted above will be void"
         (r"\bin\s+the\s+(?:case|event)\s+of\s+(?:a\s+|any\s+)?(?:reorgani[sz]ation|merger|consolidation)\b.{0,150}?\bassign\w*\b.{0,80}?\b(?:void|consent|approval|notice)", 1),
+        # a takeover that counts as an assignment needing consent: "may not be assigned, also as a result of a merger or a
+        # spin-off, without the prior written consent of the other party"
+        (r"\b(?:not|never|cannot)\s+be\s+(?:assigned|transferred)\b.{0,80}?\b(?:as\s+a\s+result|by\s+(?:way|reason)|in\s+consequence)\s+of\b.{0,80}?\b(?:merger|consolidation|spin-?off|change\s+(?:of|in)\s+control)\b"
+         r".{0,120}?\bwithout\s+(?:the\s+)?(?:prior\s+)?(?:written\s+)?(?:consent|approval)", 2.5),
         # an assignment on a takeover that the other party must be told of: "may assign in connection with a merger or a sale
         # of all or substantially all of its assets, provided that it gives the other party notice"
         (r"^(?=.*\bassign).*\b(?:merger|all\s+or\s+substantially\s+all)\b.{0,200}?\b(?:provided|on\s+condition|subject\s+to|upon)\b.{0,80}?\b(?:notice|notif\w+)", 1),
         # a takeover that frees a party to assign, or that is no assignment at all, gives the other party no say:
         # "may assign this Agreement ... in connection with any Change of Control", "a change of control of X shall not be
         # considered an assignment"
+        # "nor shall any change in control be deemed an assignment"
         (r"\bmay\s+(?:\w+\s+){0,2}?assign\b.{0,250}?\b(?:in\s+connection\s+with|pursuant\s+to|as\s+part\s+of|upon)\s+(?:a\s+|any\s+)?(?:\(\w+\)\s+)?change\s+(?:of|in)\s+control"
-         r"|\bchange\s+(?:of|in)\s+control\b.{0,80}?\b(?:shall|will)\s+not\s+(?:be\s+)?(?:considered|deemed|treated\s+as|constitute)\s+(?:to\s+be\s+)?an?\s+assignment", -4),
+         r"|\bchange\s+(?:of|in)\s+control\b.{0,80}?\b(?:shall|will)\s+not\s+(?:be\s+)?(?:considered|deemed|treated\s+as|constitute)\s+(?:to\s+be\s+)?an?\s+assignment"
+         r"|\bnor\s+(?:shall|will)\s+(?:a\s+|any\s+)?change\s+(?:of|in)\s+control\b.{0,80}?\bbe\s+(?:considered|deemed|treated\s+as)\s+(?:to\s+be\s+)?an?\s+assignment", -4),
         # a takeover by a rival: "if Licensee is acquired by a competitor of Licensor", "the acquirer of all or substantially all of
         # its assets is a direct competitor"
         (r"\b(?:(?:acquired|merged|sold)\s+(?:\w+\s+){0,3}?(?:by|with|into|to)|acquisition\s+(?:\S+\s+){0,3}?by)\s+(?:a|an|any)\s+(?:\S+\s+){0,3}?competitor"
@@ -171,7 +179,7 @@ FINER: dict[str, Detector] = {
     "uncapped_carveout": _d("uncapped_carveout", [
         (r"\b(?:except(?:ing)?|excluding|other\s+than|(?:shall|will)\s+not\s+apply|(?:does|do)\s+not\s+apply|exclusions?|notwithstanding|save\s+for|without\s+limit)\b", 1),
         (r"\b(?:liab\w*\b.{0,250}?\bexceed|limitations?\s+(?:of|on)\s+liability|these\s+limitations|(?<!not\s)limited\s+to|in\s+no\s+event|under\s+no\s+circumstances?|(?:shall|will)\s+not\s+be\s+liable|(?:neither|no)\s+party\b.{0,60}?\b(?:shall|will)\b.{0,40}?\bbe\s+(?:liable|entitled\s+to\s+recover)|liability\s+(?:cap|limit))\b", 1.5),
-        (r"\b(?:indemnif(?!(?:ying|ied)\s+part)\w*|gross(?:ly)?\s+negligen\w*|wil(?:l)?ful\s+misconduct|fraud\w*|breach\s+of\s+(?:its\s+)?confidential\w*|confidentiality\s+obligations|infring\w*|bodily\s+injury|death|personal\s+injury|obligations\s+under\s+(?:section|article|paragraph)|failure\s+to\s+pay)", 1),
+        (r"\b(?:indemni(?:f(?!(?:ying|ied)\s+part)|ties\b)\w*|gross(?:ly)?\s+negligen\w*|wil(?:l)?ful\s+misconduct|fraud\w*|breach\s+of\s+(?:its\s+)?confidential\w*|confidentiality\s+obligations|infring\w*|bodily\s+injury|death|personal\s+injury|obligations\s+under\s+(?:section|article|paragraph)|failure\s+to\s+pay)", 1),
         (r"\bunlimited\b|\buncapped\b", 2),
         # "nothing in this Section shall limit or exclude any liability for ...", "will not limit the liability of"
         (r"\b(?:nothing\b.{0,80}?\b(?:shall|will|is\s+intended\s+to|operates?\s+to)|(?:shall|will|does|do)\s+not(?:\s+be\s+construed\s+to|\s+operate\s+to)?|neither\s+party)\s+(?:\w+\s+){0,2}?(?:limit|exclude|restrict)s?\b.{0,80}?\b(?:liabilit\w*|damages|indemnif\w*|remed\w*)", 2.5),
@@ -187,7 +195,7 @@ FINER: dict[str, Detector] = {
         # "not liable except for its gross negligence") set a standard of care, not an uncapped breach,
         # unless the sentence also names a breach, an indemnity or a section
         (r"^(?!.*\b(?:(?:sections?|articles?|clauses?)\s+\d|confidential|indemn|infring|breach|intellectual\s+property|third\s+part))"
-         r".*\b(?:death|personal\s+injury|gross(?:ly)?\s+negligen|wil(?:l)?ful\s+misconduct|bad\s+faith|misfeasance)", -2),
+         r".*\b(?:death|personal\s+injury|gross(?:ly)?\s+negligen|wil(?:l)?ful\s+misconduct|bad\s+faith|misfeasance|fraud)", -2),
     ], require=r"liab|limitation|exceed|damages", threshold=3.5),
     "exclusivity_grant": _d("exclusivity_grant", [
         *EXCLUSIVE_DEALING,
@@ -309,6 +317,15 @@ FINER: dict[str, Detector] = {
         (r"\b(?:pay\w*|receive|entitled\s+to|owe)\b.{0,80}?\b(?:early\s+)?(?:termination|cancell?ation|exit|break[\s-]?up)\s+(?:fees?|charges?|payments?|penalt(?:y|ies))\b|\bearly\s+termination\s+penalt", 3),
         # the fee named with its amount, without a verb of paying: "a termination payment equal to the annual fee"
         (r"\b(?:termination|cancell?ation|exit|break[\s-]?up)\s+(?:fee|payment|charge|penalty)s?\s+(?:equal|of\b|in\s+the\s+amount|calculated|shall\s+be)", 3),
+        # a sum owed on ending that is measured by what the contract would have paid: "payments equal to half of the amounts
+        # that would have been payable had this Agreement not been terminated"
+        (r"\bwould\s+have\s+(?:been\s+)?(?:payable|paid|due|earned|owed|received)\b.{0,120}?\bhad\s+(?:this|the)\s+(?:\w+\s+)?(?:agreement|contract)\s+not\s+been\s+(?:so\s+)?(?:terminated|cancell?ed)", 3),
+        # a multiple owed on termination: "if the Investor terminates ..., the Company will pay it an amount equal to two hundred
+        # percent (200%) of the costs it has paid"
+        (r"^(?=.*\bterminat).*\bpay\b.{0,80}?\b(?:amount|sum)\s+equal\s+to\s+(?:\w+\s+){0,4}?(?:percent|\d+\s*%|times)(?:\s*\(\s*\d+\s*%\s*\))?\s+(?:of|the)\b", 3),
+        # a notice that tells of such clauses is none: "the franchise agreement contains a liquidated damages clause",
+        # "liquidated damages clauses are unenforceable in some states"
+        (r"\bcontains?\s+(?:a\s+)?liquidated\s+damages\s+(?:clause|provision)|\bliquidated\s+damages\s+(?:clauses|provisions)\s+(?:are|may\s+be)\b", -3),
     ]),
     "most_favored_nation": _d("most_favored_nation", [
         (r"\bmost[\s-]favou?red\b", 3.5),

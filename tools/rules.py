@@ -295,6 +295,14 @@ DETECTORS: dict[str, Detector] = {
         (r"\bnon-?binding\b", -1),
         # "no guarantee that any minimum ...", "nothing ... obligates a Party to purchase any minimum"
         (r"\bno\s+guarantee\b|\bnothing\b.{0,80}?\bobligat\w*\b", -3),
+        # a minimum disclaimed or owed to the law: "this licence does not include a minimum annual royalty", "shall be deemed
+        # to satisfy the minimum requirements of applicable law"
+        (r"\b(?:does|do|shall|will)\s+not\s+(?:include|contain|impose|require|provide\s+for)\s+(?:a|any)\s+(?:\w+\s+){0,2}?minimum\b"
+         r"|\b(?:laws?|regulations?|statutes?|ordinances?)\b.{0,200}?\bminimum\s+requirements?\b|\bminimum\s+requirements?\s+(?:of|under)\s+(?:\w+\s+){0,2}?(?:laws?|regulations?)\b", -3),
+        # a sales floor that ends a right: "if the Reseller sells less than 50% of the Annual Milestone", "the annual Net Sales of
+        # Products are below $[*]", "in the event that annual sales fall below $1,000,000"
+        (r"\b(?:(?:sales|revenues?|purchases)\s+(?:\w+\s+){0,4}?(?:falls?|are|is|drops?|decline|declines)\s+(?:to\s+)?(?:below|less\s+than)"
+         r"|(?:sells|purchases|orders)\s+less\s+than)\s+" + _COMMITTED_AMOUNT, 3),
         # "an annual minimum", "a monthly minimum of [*] page views"
         (r"\b(?:annual|monthly|quarterly|yearly)\s+minimum\b", 2),
         # an amount per period: "not less than forty (40) episodes per year", "at least $[*] in each calendar quarter"
@@ -304,6 +312,10 @@ DETECTORS: dict[str, Detector] = {
         # "commits to purchase a minimum of 100 Units", "shall expend not less than $5,000", "agrees to commit funding of at least ..."
         (r"\b(?:purchas(?:e|es|ed|ing)|order(?:s|ed|ing)?|buy(?:s|ing)?|spend(?:s|ing)?|spent|expend\w*|invest(?:s|ing)?|commit(?:s|ted|ting)?|funding|produc(?:e|es|ed|ing)|set\s+up)\b.{0,60}?" + _AT_LEAST
          + r"(?:(?:an\s+)?amount\s+(?:of|equal\s+to)\s+)?(?!\[|X{3}|\*{3})" + _COMMITTED_AMOUNT + r"(?!\s*(?:%|percent))", 3),
+        # money a party must put in: "shall use not less than five million dollars ($5,000,000) of the proceeds to fund
+        # exploration", "shall spend at least an amount equal to the funding it receives"
+        (r"\b(?:use|uses|spend|spends|expend|expends|allocate|allocates|devote|devotes)\b.{0,40}?" + _AT_LEAST
+         + r"(?:(?:US)?\$\s*[\d\[]|(?:[a-z]+\s+){1,4}(?:U\.?S\.?\s+)?dollars\b|an?\s+amount\s+equal\s+to\s+(?:the\s+)?(?:amount|sum|total|aggregate|funding)\b)", 3),
         # a promised delivery or payment, even where the filing redacted the figure: "will deliver not less than [*] Impressions",
         # "will pay a minimum of [*] in cash", "pay a service fee of not less than two hundred dollars ($200)"
         (r"\b(?:deliver(?:s|ed|ing)?|pay(?:s|ing)?)\b.{0,60}?" + _AT_LEAST + r"(?:(?:an\s+)?amount\s+(?:of|equal\s+to)\s+)?" + _COMMITTED_AMOUNT
@@ -366,9 +378,9 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     "warranty": ("warrant", "defect", "specification", "as is", "as-is"),
     "warranty_duration": ("warrant", "defect", "reject", "conform", "inspect", "discrepan", "accept", "meet", "comply", "damaged", "shelf"),
     "liquidated_damages": ("liquidated", "credit", "penalt", "termination", "cancellation", "delay", "fee", "charge"),
-    "liquidated_damages_clause": ("liquidated", "fee", "charge", "payment", "penalt", "delay", "late", "past", "beyond", "overdue", "compensation", "salary", "remuneration", "wages"),
+    "liquidated_damages_clause": ("liquidated", "fee", "charge", "payment", "pay ", "penalt", "delay", "late", "past", "beyond", "overdue", "compensation", "salary", "remuneration", "wages"),
     "minimum_commitment": ("target", "quota", "benchmark", "minimum", "take", "shortfall", "guarantee", "committed", "at least", "less than",
-                           "achiev", "meet", "reach", "attain", "generat"),
+                           "achiev", "meet", "reach", "attain", "generat", "below"),
     "confidentiality": ("confiden", "proprietary", "disclos", "divulg", "reveal"),
     "data_protection": ("personal", "privacy", "data", "breach", "security", "gdpr", "hipaa", "health", "incident"),
     "renewal_notice": ("renew", "extend", "extension", "until terminated", "automatically continu", "effect until", "effect thereafter until"),

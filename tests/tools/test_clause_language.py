@@ -30,7 +30,7 @@ def found(sentence: str) -> set[str]:
     ("Each party may, in its sole discretion, terminate this Agreement at any time without cause.", "Termination For Convenience"),
     ("The Supplier may terminate this Agreement at any time by 6 (six) months prior notice in writing.", "Termination For Convenience"),
     ("IN NO EVENT SHALL EITHER PARTY BE LIABLE FOR ANY INCIDENTAL OR CONSEQUENTIAL DAMAGES.", "Cap On Liability"),
-    ("Nothing in this Section shall operate to limit or exclude any liability for fraud.", "Uncapped Liability"),
+    ("Nothing in this Section shall operate to limit or exclude any liability for fraud or for a breach of Section 8.", "Uncapped Liability"),
     ("If control of either party shall pass to a competitor, the other party may terminate.", "Change Of Control"),
     ("For each Default Month the defaulting Party shall pay a penalty equal to five times the average yield.", "Liquidated Damages"),
     ("Distributor will not carry any competitive products without the Supplier's consent.", "Non-Compete"),
@@ -76,6 +76,8 @@ def test_general_clause_language_is_found(sentence, category):
      "Termination For Convenience"),
     ("This Agreement shall not prevent either party from selling competing products of other vendors.", "Non-Compete"),
     ("There is no guarantee that any minimum level of revenue will be generated.", "Minimum Commitment"),
+    # liability for fraud alone is one the law never lets be limited: a standard, not an uncapped breach
+    ("Nothing in this Section shall operate to limit or exclude any liability for fraud.", "Uncapped Liability"),
     ("The parties agree that this Agreement is not evidence of, nor does it create, any exclusive supply relationship.", "Exclusivity"),
     ("The confidentiality obligations shall continue for five years after termination of this Agreement.",
      "Post-Termination Services"),

@@ -40,6 +40,11 @@ READS: list[tuple[str, str]] = [
     # a share of a party's needs it must buy or route through the other
     ("minimum_commitment", "The Buyer shall purchase at least 80% of its requirements of the Product from the Seller."),
     ("minimum_commitment", "The Company shall route not less than seventy percent (70%) of the total transactions it processes through the Bank."),
+    # a sales floor that ends a right, and money a party must put in
+    ("minimum_commitment", "The Supplier may terminate this Agreement if the Distributor's annual sales fall below $[*] in any contract year."),
+    ("minimum_commitment", "If the Agent sells less than 60% of the yearly target, the Principal may withdraw the Agent's exclusivity."),
+    ("minimum_commitment", "The Developer shall use not less than two million dollars ($2,000,000) of the investment to fund the research."),
+    ("minimum_commitment", "The Partner shall spend at least an amount equal to the funding it receives under this Section on marketing."),
     # the reason set between the right and its verb
     ("termination_convenience", "The Customer may, at any time and for any reason, terminate this Agreement."),
     ("termination_convenience", "The Buyer may without cause cancel any purchase order before shipment."),
@@ -215,6 +220,8 @@ READS: list[tuple[str, str]] = [
                           "changed."),
     ("change_of_control", "Any merger, consolidation or reorganization involving the Licensee will be deemed to be a transfer "
                           "requiring the Licensor's consent."),
+    ("change_of_control", "As used in this Agreement, the term \"Transfer\" means any sale, gift, pledge, merger or consolidation "
+                          "of any interest in the Franchisee or in this Agreement."),
     ("change_of_control", "A \"transfer\" shall be deemed to include a merger of a party with another entity or an acquisition "
                           "of the power to control its management."),
     # a right that ends when a holder's share of the votes falls below a level
@@ -231,6 +238,10 @@ READS: list[tuple[str, str]] = [
                           "Agreement by the Reseller shall be void without the Supplier's consent."),
     ("change_of_control", "Either party may assign this Agreement in connection with a merger or a sale of all or substantially all "
                           "of its assets, provided that it gives the other party written notice of the assignment."),
+    ("change_of_control", "The Licence may not be assigned, also as a result of a merger or a spin-off, without the prior written "
+                          "consent of the Licensor."),
+    ("change_of_control", "The Supplier may terminate this Agreement if the Reseller sells all or substantially all of its assets "
+                          "to a third party."),
     # "warrants" the verb is not a warrant to buy shares
     ("most_favored_nation", "The Supplier warrants that the prices charged to the Buyer shall be no less favourable than the "
                             "prices charged to any other customer for like quantities."),
@@ -280,6 +291,7 @@ READS: list[tuple[str, str]] = [
                           "be liable to the other party for lost profits."),
     # the cap itself switched off for named breaches
     ("uncapped_carveout", "The Liability Cap will not apply to any breach of confidentiality or to indemnification obligations."),
+    ("uncapped_carveout", "Nothing in this Agreement shall exclude or limit either party's liability under Clause 8 (Indemnities)."),
     ("liability_cap", "Under no circumstances will either party be liable to the other for any indirect, special or consequential damages."),
     ("liability_cap", "Each party waives any claim against the other for punitive or exemplary damages."),
     # a time bar on claims is a cap too
@@ -352,6 +364,11 @@ READS: list[tuple[str, str]] = [
     # a fee for hiring away the other party's staff
     ("liquidated_damages_clause", "If the Client hires any of the Consultant's staff during the Term, the Client shall pay the Consultant "
                                   "a fee equal to six months of that person's salary."),
+    # a sum owed on ending measured by what the contract would have paid, or as a multiple of costs
+    ("liquidated_damages_clause", "If the Reseller ends this Agreement early, the Reseller shall make payments to the Vendor equal to "
+                                  "half of the amounts that would have been payable had this Agreement not been terminated."),
+    ("liquidated_damages_clause", "If the Investor terminates this Agreement under Section 9, the Company will pay the Investor an amount "
+                                  "equal to two hundred percent (200%) of the costs the Investor has funded."),
     ("liquidated_damages", "If the Supplier fails to deliver by the agreed date, the Supplier shall credit the Buyer two per cent (2%) of the "
                            "order value for each week of delay."),
     ("liquidated_damages", "If the Buyer cancels an accepted order, the Buyer shall pay a cancellation charge of 20% of its price."),
@@ -393,6 +410,8 @@ LEAVES: list[tuple[str, str]] = [
     ("minimum_commitment", "The Seller guarantees that it will deliver the Products within thirty (30) days of each order."),
     ("minimum_commitment", "The Supplier guarantees that it will deliver 98% of the ordered Products by the delivery date."),
     ("minimum_commitment", "The Supplier shall deliver at least 95% of the purchase orders on time."),
+    ("minimum_commitment", "This licence does not include a minimum annual royalty payable by the Licensee."),
+    ("minimum_commitment", "Any provision that conflicts with applicable law shall be read so as to satisfy the minimum requirements of that law."),
     # "for convenience of reference" is about headings, however far it stands from a termination right
     ("termination_convenience", "The Client may terminate this Agreement under Section 9 (including every statement of work issued under it, "
                                 "other than any statement of work on which another statement of work depends for its delivery), and the "
@@ -537,6 +556,8 @@ LEAVES: list[tuple[str, str]] = [
     # a takeover that frees a party to assign, or that is no assignment at all
     ("change_of_control", "The Reseller may assign this Agreement without consent in connection with a change of control of the Reseller."),
     ("change_of_control", "A change of control of the Licensee shall not be deemed an assignment of this Agreement."),
+    ("change_of_control", "No subcontracting by either party shall be deemed an assignment, nor shall any change in control of "
+                          "either party be deemed an assignment of this Agreement."),
     # a free assignment to a successor (the CUAD labels of supplier contracts leave it out)
     ("change_of_control", "Either party may assign this Agreement to a successor in connection with a merger or the sale of all or "
                           "substantially all of its assets."),
@@ -570,6 +591,7 @@ LEAVES: list[tuple[str, str]] = [
                           "expenses subsequently incurred by the indemnified party, other than reasonable costs of investigation."),
     # liability the law never lets be limited, and a standard of care
     ("uncapped_carveout", "Nothing in this Agreement shall limit either party's liability for death or personal injury caused by its negligence."),
+    ("uncapped_carveout", "Nothing in this Agreement shall limit or exclude the liability of either party for fraud or fraudulent misrepresentation."),
     ("uncapped_carveout", "The Consultant shall not be liable for any act or omission except for its gross negligence or willful misconduct."),
     # "exceed" about fees, not liability
     ("uncapped_carveout", "Upon termination the Agent shall continue to receive its fee, except on termination under Section 5.2, provided "
@@ -642,6 +664,9 @@ LEAVES: list[tuple[str, str]] = [
     ("liquidated_damages_clause", "Neither party shall be obliged to pay any termination charges upon expiry of the Term."),
     # interest on a late payment is no stipulated sum
     ("liquidated_damages_clause", "Overdue invoices accrue interest of 0.05% for each day that they remain overdue."),
+    # a notice that tells of such clauses
+    ("liquidated_damages_clause", "The franchise agreement you will sign contains a liquidated damages clause."),
+    ("liquidated_damages_clause", "In some states liquidated damages clauses are unenforceable."),
     # pay for staff a party hires for itself
     ("liquidated_damages_clause", "The Staffing Agency shall hire the workers and the Client shall pay a fee equal to their hourly wages "
                                   "plus a margin."),
