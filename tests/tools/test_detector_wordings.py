@@ -261,10 +261,9 @@ READS: list[tuple[str, str]] = [
     ("liability_cap", "Claims for damage to goods must be filed within nine (9) months after delivery."),
     ("liability_cap", "The maximum liability of each party under this Agreement will be the fees paid in the prior year."),
     ("liability_cap", "The Supplier's sole liability shall be to repair or replace the defective product."),
-    # an exclusion however many persons stand between "in no event" and "liable", or said as "responsible"
+    # an exclusion however many persons stand between "in no event" and "liable"
     ("liability_cap", "In no event shall either party or its officers, directors, agents or employees be liable to the other for any "
                       "special or indirect damages."),
-    ("liability_cap", "In no event shall the Vendor be responsible to the Customer for any consequential damages."),
     # a ceiling on what a claim can yield, without the word liability
     ("liability_cap", "Any sums claimed under this indemnification shall not exceed the purchase price received by the Seller."),
     ("liability_cap", "The Sponsor's total obligation under this Agreement will not exceed the sponsorship fee."),
