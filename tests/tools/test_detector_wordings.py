@@ -282,6 +282,8 @@ READS: list[tuple[str, str]] = [
                           "eighteen (18) months from delivery."),
     ("warranty_duration", "The Seller warrants the Equipment against defects for a period of [***] from installation."),
     ("warranty_duration", "Any defect notified within ninety (90) days of shipment shall be remedied at the Seller's cost."),
+    # the figure left only in brackets
+    ("warranty_duration", "Any claim under this warranty must be made in writing within (60) days from the date of shipment."),
     ("warranty_duration", "The Warranty Term for each unit begins on the date of its acceptance by the Buyer."),
     ("warranty_duration", "The Buyer may reject any Products that fail to conform to the Specifications by written notice within "
                           "thirty (30) days after receipt of the shipment."),
