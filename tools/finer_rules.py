@@ -15,7 +15,8 @@ _EVERGREEN = (r"\b(?:remain|continu)\w*\s+in\s+(?:full\s+)?(?:force\s+and\s+)?ef
               r"(?:terminated\s+by\s+(?:either|any|one)\s+part|(?:either|any|one)\s+party\s+(?:gives|provides|notifies|terminat))")
 # a warranty's length: a duration, or (after "within" / "a period of") one the filing redacted
 _REDACTED = r"\[\s*(?:\.{3}\s*)?\*+\s*(?:\.{3}\s*)?\]"
-_WARRANTY_DUR = rf"(?:\b{_DUR}\b|\b{_N}\s+(?:\(\d+\)\s+)?working\s+days\b)"
+# (also a figure left only in brackets, "within (90) days from shipment")
+_WARRANTY_DUR = rf"(?:\b{_DUR}\b|\b{_N}\s+(?:\(\d+\)\s+)?working\s+days\b|\(\d+\)\s+(?:business\s+|calendar\s+|working\s+)?(?:days?|months?|years?)\b)"
 _WARRANTY_FOR = rf"\b(?:(?:for\s+)?a\s+period\s+of\s+|within\s+)(?:{_WARRANTY_DUR}|{_REDACTED})|\b(?:for|of)\s+{_WARRANTY_DUR}"
 # the buyer's window to reject goods: "within thirty (30) days of receipt", "for a period of [***] days"
 _REJECT_WINDOW = rf"\b(?:within|for\s+a\s+period\s+of)\s+(?:{_WARRANTY_DUR}|{_REDACTED}(?:\s+(?:business\s+|calendar\s+|working\s+)?days)?)"

@@ -42,13 +42,14 @@ DETECTORS: dict[str, Detector] = {
         (r"\b(?:aggregate|total|maximum|cumulative|entire|collective)\s+liability\b", 2),
         (r"\bliab\w*\b.{0,200}?\b(?:shall|will|may|does)\s+not\s+exceed", 3),
         (r"\bliab\w*\b.{0,200}?\bnot\s+to\s+exceed", 3),
-        (r"\bin\s+no\s+event\b.{0,150}?\bliab\w*\b", 2.5),
+        (r"\b(?:in\s+no\s+event|under\s+no\s+circumstances?)\b.{0,150}?\bliab\w*\b", 2.5),
         (r"\bliab\w*\b.{0,200}?(?<!not\s)\b(?:limited|capped)\s+(?:to|at|in\s+amount)\b", 3),
-        (r"\b(?:(?:shall|will)\s+(?:not|in\s+no\s+event)\s+(?:be\s+liable|have\s+any\s+liability)|(?:no|neither)\s+party\s+(?:shall|will)\s+(?:be\s+liable|have\s+any\s+liability))\b.{0,250}?\b(?:indirect|incidental|consequential|special|punitive|exemplary|lost\s+profits?|loss\s+of\s+(?:prospective\s+)?profits?|compensation)", 3),
+        (r"\b(?:(?:shall|will)\s+(?:not|in\s+no\s+event)\s+(?:be\s+liable|have\s+any\s+liability)|(?:no|neither)\s+party\s+(?:shall|will)\s+(?:be\s+liable|have\s+any\s+liability))\b.{0,250}?\b(?:(?<!direct\sor\s)indirect|incidental|consequential|special|punitive|exemplary|lost\s+profits?|loss\s+of\s+(?:prospective\s+)?profits?|compensation)", 3),
         (r"\bliab\w*\b.{0,200}?\b(?:is|are|shall\s+be)\s+(?:hereby\s+)?excluded\b", 3),
         (r"\bexclud\w*\b.{0,40}?\b(?:consequential|indirect|incidental|punitive)\b.{0,40}?\bdamages\b", 3),
         (r"\bwaives?\b.{0,60}?\bright\s+to\s+(?:recover|seek|claim)\b", 3),
-        (r"\bin\s+no\s+event\s+(?:shall|will)\s+(?:\w+'?s?\s+){0,4}?(?:be\s+liable|have\s+any\s+liability)\b.{0,250}?\b(?:indirect|incidental|consequential|special|punitive|exemplary|lost\s+profits?)", 3),
+        # "in no event shall either party or its officers, directors or employees be liable ..."
+        (r"\bin\s+no\s+event\s+(?:shall|will)\s+(?:[\w',]+\s+){0,12}?(?:be\s+liable|have\s+any\s+liability)\b.{0,250}?\b(?:indirect|incidental|consequential|special|punitive|exemplary|lost\s+profits?)", 3),
         (r"\bin\s+no\s+event\s+(?:shall|will)\b.{0,200}?\bliab\w*\b.{0,200}?\bexceed", 3),
         # any exclusion of indirect loss: "under no circumstances will either party be liable ... for consequential
         # damages", "each party waives any claim for punitive damages", "neither party shall be responsible for indirect loss"
@@ -61,11 +62,29 @@ DETECTORS: dict[str, Detector] = {
         (r"\b(?:actions?|claims?|suits?|proceedings?)\b.{0,200}?\b(?:must|shall|may)\s+(?:only\s+)?(?:be\s+)?(?:commenced|brought|filed|instituted|asserted)\b"
          r".{0,80}?\b(?:within|more\s+than|after)\s+(?:a\s+period\s+of\s+)?(?:\w+\s+)?(?:\(\d+\)\s+)?(?:days?|months?|years?)\b", 3),
         (r"\bcumulative\s+maximum\b|\bentire\s+(?:liability|obligation)\b", 3),
+        # a ceiling on what a claim can yield, without the word liability: "damages recoverable shall not exceed",
+        # "sums claimed under this indemnification shall not exceed" (not a ceiling on reimbursed expenses), "the Sponsor's aggregate obligation will not exceed"
+        (r"\b(?:damages|recover\w*|indemnif\w*|indemnit\w*|(?:aggregate|total|maximum|cumulative)\s+obligations?)\b.{0,200}?\b(?:shall|will|may|does|do)\s+not\s+(?:in\s+any\s+event\s+)?exceed", 3),
+        # "shall not be liable for any loss ... which in the aggregate exceeds the fees paid", "shall not be required to
+        # contribute any amount in excess of the price received"
+        (r"\b(?:not|no)\s+(?:[\w']+\s+){0,3}?(?:be\s+)?(?:liable|liability|required\s+to\s+(?:contribute|pay))\b.{0,200}?\b(?:exceeds?|in\s+excess\s+of)\s+"
+         r"(?:the\s+|an?\s+)?(?:aggregate\s+|total\s+)?(?:amounts?|sums?|total|fees?|price|charges|commissions?|payments?|compensation|consideration|US\$|\$|\d)", 3),
+        # "disclaims all obligations and liabilities for damages, including indirect ..."
+        (r"\bdisclaims?\s+(?:all\s+|any\s+)?(?:(?:obligations?|responsibilit\w+)\s+(?:and|or)\s+)?liabilit\w*\b.{0,250}?\b(?:indirect|incidental|consequential|special|punitive|exemplary|damages)\b", 3),
+        # recovery only of direct loss: "no liability for any damages other than direct damages", "claims shall be limited to actual and direct costs"
+        (r"\b(?:liab\w*|claims?|damages|recover\w*)\b.{0,120}?\b(?:other\s+than|except(?:\s+for)?|limited\s+to|only\s+for)\s+(?:actual\s+(?:and\s+)?)?direct\s+(?:damages|costs|losses)\b", 3),
         (r"\bneither\s+party\s+shall\s+be\s+liable\b", 1),
         (r"\blimitation\s+of\s+liability\b", 1.5),
+        # an exculpation of a manager or partner: "shall not be liable for any error of judgment or mistake of law"
+        (r"\b(?:not|no)\s+(?:be\s+)?liab\w*\b.{0,100}?\b(?:errors?\s+(?:of|in)\s+judg?ment|mistakes?\s+(?:of\s+law|or\s+errors?))", 3),
+        # liability made subject to limits, or an exclusion of it named as such: "each party's liability shall be subject to
+        # the following limitations", "the liability exclusion above also applies to employees"
+        (r"\bliab\w*\b.{0,150}?\bsubject\s+to\s+(?:the\s+)?(?:following\s+)?limitations\b|\bliability\s+exclusions?\b|\bexclusions?\s+of\s+liability\b", 3),
         # "sole remedy", "sole obligation and liability" (not "the sole responsibility of", which assigns a task)
         (r"\bsole\s+(?:and\s+exclusive\s+)?(?:remedy|remedies|liability|obligations?)\b", 3),
         (r"\bexclusive\s+remedy\b", 1),
+        # no liability for another party's debts is a statement of who owes them, not a cap
+        (r"\bliab\w*\b.{0,60}?\bfor\s+(?:any\s+|the\s+)?debts?\b", -3),
     ], title=r"limitation|liabilit"),
     "uncapped_liability": _d("uncapped_liability", [
         (r"\bindemnif(?:y|ies|ied)\b", 2),
@@ -208,8 +227,9 @@ DETECTORS: dict[str, Detector] = {
     ], title=r"assign"),
     "insurance": _d("insurance", [
         (r"\binsurance\b", 2),
-        (r"\b(?:maintain|carry|procure|obtain|keep|purchase|provide)\b.{0,100}?\binsur", 2),
-        (r"\b(?:general\s+liability|product(?:s)?\s+liability|workers'?\s+compensation|errors\s+and\s+omissions|professional\s+(?:liability|indemnity)|additional\s+insureds?|umbrella|self-insurance)\b", 2),
+        # "shall maintain", "is responsible for obtaining and maintaining", "may acquire insurance on behalf of"
+        (r"\b(?:maintain\w*|carr(?:y|ies|ying)|procur(?:e|es|ing)|obtain\w*|keep(?:s|ing)?|purchases?|provid(?:e|es|ing)|acquir(?:e|es|ing))\b.{0,100}?\binsur", 2),
+        (r"\b(?:general\s+liability|product(?:s)?\s+liability|liability\s+insurance|workers'?\s+compensation|errors\s+and\s+omissions|professional\s+(?:liability|indemnity)|additional\s+insureds?|umbrella|self-insurance)\b", 2),
         (r"\bper\s+occurrence\b|\bcertificates?\s+of\s+insurance\b|\binsurers?\b", 1.5),
         (r"\binsur\w*\b.{0,40}?\b(?:life|annuit|variable|separate\s+account)", -2),
     ], threshold=4, title=r"insurance"),
@@ -238,9 +258,12 @@ DETECTORS: dict[str, Detector] = {
         # a company's published "audited accounts" or "audited financial statements" are no right to audit
         (r"\baudited\s+(?:\w+\s+)?(?:accounts|financials?|financial\s+statements|statements)\b", -2),
         (r"\baudit\w*\b", 1),
+        # an audit by an outsider, in the passive: "all usage reports shall be audited by an independent auditor"
+        (r"\b(?:shall|will|may|must)\s+(?:\w+\s+)?be\s+(?:audited|verified|inspected)\s+by\b", 2.5),
         (r"\b(?:access|available)\b.{0,60}?\b(?:books|records|facilit\w+|premises)\b", 1.5),
-        # "shall afford X full access at reasonable times to its books and records"
-        (r"\b(?:afford|give|grant|provide|permit|allow)\w*\b.{0,80}?\baccess\b.{0,120}?\b(?:books|records|accounts)\b", 3),
+        # "shall afford X full access at reasonable times to its books and records", "each Party shall have full access to
+        # all properties, books of account and records", "provide X, at X's expense and during business hours, access to ..."
+        (r"(?:\b(?:afford|give|grant|provide|permit|allow)\w*\b.{0,120}?|\b(?:shall|will|may)\s+have\s+(?:\w+\s+){0,2}?)\baccess\b.{0,150}?\b(?:books|records|accounts)\b", 3),
         # "shall permit X's representatives to enter its premises for the purpose of inspecting ..."
         (r"\b(?:permit|allow)\w*\b.{0,150}?\b(?:enter|visit)\w*\b.{0,100}?\b(?:premises|facilit\w+|plants?|sites?)\b.{0,80}?\b(?:inspect|audit|examin|verif)\w*", 3),
     ], title=r"audit|inspection|records"),
@@ -361,7 +384,7 @@ DETECTORS: dict[str, Detector] = {
 
 _EXCLUSIVITY_WORDS = ("exclusiv", "sole ", "only ", "requirements", "other", "additional", "third", "alternative")
 _KEYWORDS: dict[str, tuple[str, ...]] = {
-    "liability_cap": ("liab", "exceed", "remed", "damage", "recover", "maximum", "obligation", "responsib", "claim", "waive", "action", "suit", "proceeding"),
+    "liability_cap": ("liab", "exceed", "excess", "remed", "damage", "recover", "maximum", "obligation", "responsib", "claim", "waive", "action", "suit", "proceeding"),
     "uncapped_liability": ("indemn", "harmless", "defend", "unlimited", "without limit"),
     "termination_convenience": ("terminat", "terminab", "cancel", "convenience", "without cause", "for any reason", "cease", "discontinu", "by either"),
     "auto_renewal": ("renew", "extend", "extension", "evergreen", "tacit", "prolong", "until", "automatic", "year to year", "year-to-year"),

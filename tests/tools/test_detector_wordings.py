@@ -283,6 +283,16 @@ READS: list[tuple[str, str]] = [
                      "Personal Data."),
     ("audit_rights", "The Borrower shall permit the Lender and its agents, at reasonable times, to review the books and records of the "
                      "Borrower."),
+    # access to the books granted as a party's own right, or given with conditions between the verb and the access
+    ("audit_rights", "Each member shall have full access to all properties, books of account and records of the Partnership."),
+    ("audit_rights", "The Contractor shall provide the Owner, at the Owner's cost and during ordinary business hours, access to and "
+                     "copies of its books and records relating to the Work."),
+    # an audit by an outsider, in the passive
+    ("audit_rights", "All usage reports shall be audited by an independent auditor chosen by the Licensor."),
+    # insurance to be acquired, obtained and maintained, or held with stated limits
+    ("insurance", "The Partnership may acquire insurance on behalf of any partner against any liability incurred in good faith."),
+    ("insurance", "The Tenant is responsible for obtaining and maintaining property insurance sufficient to cover its fixtures."),
+    ("insurance", "Exhibitors must have their own liability insurance with limits of two million dollars."),
     ("exclusivity", "During the Term, Acme shall be the exclusive online travel booking provider on the Portal."),
     # a carve-out by cross-reference from an exclusion of indirect damages
     ("uncapped_carveout", "EXCEPT UNDER SECTION 12, IN NO EVENT WILL EITHER PARTY BE LIABLE FOR ANY INDIRECT OR CONSEQUENTIAL DAMAGES."),
@@ -300,10 +310,29 @@ READS: list[tuple[str, str]] = [
     ("liability_cap", "Claims for damage to goods must be filed within nine (9) months after delivery."),
     ("liability_cap", "The maximum liability of each party under this Agreement will be the fees paid in the prior year."),
     ("liability_cap", "The Supplier's sole liability shall be to repair or replace the defective product."),
+    # an exclusion however many persons stand between "in no event" and "liable"
+    ("liability_cap", "In no event shall either party or its officers, directors, agents or employees be liable to the other for any "
+                      "special or indirect damages."),
+    # a ceiling on what a claim can yield, without the word liability
+    ("liability_cap", "Any sums claimed under this indemnification shall not exceed the purchase price received by the Seller."),
+    ("liability_cap", "The Sponsor's total obligation under this Agreement will not exceed the sponsorship fee."),
+    ("liability_cap", "The Agent shall not be liable for any loss which in the aggregate exceeds the commission paid to it."),
+    ("liability_cap", "No underwriter shall be required to contribute any amount in excess of the price at which its notes were offered."),
+    ("liability_cap", "The University disclaims all liability for damages, including special and consequential damages, arising from "
+                      "use of the Product."),
+    # recovery of direct loss only
+    ("liability_cap", "Neither party shall have any liability for damages other than direct damages."),
+    ("liability_cap", "All claims between the parties shall be limited to actual and direct costs."),
+    # liability made subject to limits, an exclusion named as such, an exculpation for errors of judgment
+    ("liability_cap", "Each party's liability for claims under this Agreement shall be subject to the following limitations:"),
+    ("liability_cap", "The liability exclusion above also extends to the employees of the parties."),
+    ("liability_cap", "The Manager shall not be liable for any error of judgment or mistake of law in managing the Fund."),
     ("warranty_duration", "The Vendor warrants that the Goods shall be free from defects in materials and workmanship for a period of "
                           "eighteen (18) months from delivery."),
     ("warranty_duration", "The Seller warrants the Equipment against defects for a period of [***] from installation."),
     ("warranty_duration", "Any defect notified within ninety (90) days of shipment shall be remedied at the Seller's cost."),
+    # the figure left only in brackets
+    ("warranty_duration", "Any claim under this warranty must be made in writing within (60) days from the date of shipment."),
     ("warranty_duration", "The Warranty Term for each unit begins on the date of its acceptance by the Buyer."),
     ("warranty_duration", "The Buyer may reject any Products that fail to conform to the Specifications by written notice within "
                           "thirty (30) days after receipt of the shipment."),
@@ -601,6 +630,14 @@ LEAVES: list[tuple[str, str]] = [
     ("liability_cap", "All permits required for the works shall be the sole responsibility of the Contractor."),
     ("liability_cap", "Each party waives any right to trial by jury of any claim arising under or incidental to this Agreement."),
     ("liability_cap", "The Company does not have any liabilities, direct or indirect, that are not disclosed in its financial statements."),
+    # an excess of volume, not of money; a ceiling on reimbursed expenses; debts of another; liability "direct or indirect"
+    ("liability_cap", "The Seller shall not be liable for rejecting any order whose volume exceeds the volume in the forecast."),
+    ("liability_cap", "The Company shall reimburse the Investor's legal expenses, provided that such reimbursement shall not exceed $50,000."),
+    ("liability_cap", "In no event shall any partner have any liability for any debts or obligations of any other partner."),
+    ("liability_cap", "The Agent shall not have any liability (whether direct or indirect, in contract or otherwise) to the Company's "
+                      "creditors."),
+    # insurance merely named beside a purchasing group
+    ("insurance", "The Licensee shall negotiate with group purchasing organizations and health insurance companies."),
     # securities warrants
     ("warranty_duration", "The Warrants shall be exercisable for a period of five (5) years from their date of issue."),
     ("warranty_duration", "All options and warrants held by the Consultant may be exercised for one (1) year after his departure."),
