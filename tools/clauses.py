@@ -76,23 +76,38 @@ _REDACTED_DURATION = re.compile(
 )
 
 
-def score_sentence(detector: Detector, sentence: str, section_title: str = "") -> float:
-    """The detector's score for one sentence (0 when its required words are absent, and for
-    table-of-contents runs, which name clauses without stating them)."""
+def rule_hits(detector: Detector, sentence: str) -> tuple[int, ...] | None:
+    """Indices of the detector's patterns the sentence matches; None when a gate rules it out
+    (none of its keywords, a table-of-contents run, required words or a duration missing)."""
     if detector.keywords:
         lowered = sentence.lower()
         if not any(word in lowered for word in detector.keywords):
-            return 0.0
+            return None
     if _TOC_RUN.search(sentence):
-        return 0.0
+        return None
     if detector.require is not None and not detector.require.search(sentence):
-        return 0.0
+        return None
     if detector.needs_duration and not find_durations(sentence) and not _REDACTED_DURATION.search(sentence):
+        return None
+    return tuple(i for i, (pattern, _) in enumerate(detector.rules) if pattern.search(sentence))
+
+
+def score_sentence(detector: Detector, sentence: str, section_title: str = "") -> float:
+    """The detector's score for one sentence (0 when its required words are absent, and for
+    table-of-contents runs, which name clauses without stating them)."""
+    hits = rule_hits(detector, sentence)
+    if not hits:
         return 0.0
-    score = sum(weight for pattern, weight in detector.rules if pattern.search(sentence))
+    score = sum(detector.rules[i][1] for i in hits)
     if score > 0 and detector.title is not None and section_title and detector.title.search(section_title):
         score += detector.title_bonus
     return score
+
+
+def contract_sentences(contract: Contract, *, min_chars: int = 40) -> list[tuple[Section, int, int, str]]:
+    """The sentences clause detection scores, in order: (section, start, end, text), where a
+    section without a title of its own carries its parent's and headings on their own are left out."""
+    return [(s.section, s.start, s.end, s.text) for s in _sentences(contract) if len(s.text) >= min_chars]
 
 
 def find_candidates(contract: Contract, clause_type: str, *, limit: int = 5) -> list[Candidate]:

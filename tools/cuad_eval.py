@@ -52,7 +52,7 @@ def _tokens(text: str) -> list[str]:
     return _WORDS.findall(text.lower())
 
 
-def _overlaps(quote: str, spans: list[str]) -> bool:
+def quote_overlaps(quote: str, spans: list[str]) -> bool:
     """True when the quote shares a run of 8 words (or all of a shorter excerpt) with a label."""
     q = " ".join(_tokens(quote))
     for span in spans:
@@ -138,7 +138,7 @@ def evaluate_cuad(data_dir: str | Path) -> dict:
             fn += positive and not predicted
             if positive and predicted:
                 span_total += 1
-                span_hits += any(_overlaps(c.quote, gold["spans"]) for c in found[category])
+                span_hits += any(quote_overlaps(c.quote, gold["spans"]) for c in found[category])
                 if category in VALUE_CATEGORIES:
                     match = _value_match(category, gold.get("answer", ""), found[category])
                     if match is not None:
