@@ -111,31 +111,29 @@ def _model() -> LogisticRegression:
     return LogisticRegression(C=4.0, max_iter=3000, class_weight={0: 1, 1: 5})
 
 
-def _best_sentence(probabilities: np.ndarray, owner: np.ndarray, n_docs: int) -> np.ndarray:
-    best = np.zeros(n_docs)
-    np.maximum.at(best, owner, probabilities)
-    return best
-
-
-def _owners(docs: list[Doc]) -> np.ndarray:
-    return np.array([i for i, d in enumerate(docs) for _ in d.texts], dtype=int)
-
-
-def tfidf_scores(train: list[Doc], test: list[Doc]) -> dict[str, np.ndarray]:
-    """Per category, each test contract's best sentence probability under the TF-IDF model."""
-    vectorizer = TfidfVectorizer(ngram_range=(1, 2), min_df=3, sublinear_tf=True, token_pattern=r"[A-Za-z_]+")
-    x_train = vectorizer.fit_transform([t for d in train for t in d.texts])
-    x_test = vectorizer.transform([t for d in test for t in d.texts])
-    owner = _owners(test)
+def _best_sentence_scores(train: list[Doc], test: list[Doc], features) -> dict[str, np.ndarray]:
+    """Per category, each test contract's best sentence probability under a sentence classifier
+    fitted on the training sentences; `features(docs, category)` gives one matrix row per sentence."""
+    owner = np.array([i for i, d in enumerate(test) for _ in d.texts], dtype=int)
     out = {}
     for category in CATEGORIES:
         y = np.array([g for d in train for g in d.sentence_gold[category]])
-        if y.all() or not y.any():
+        if y.all() or not y.any():  # nothing to tell apart: every contract alike
             out[category] = np.full(len(test), float(y.any()))
             continue
-        model = _model().fit(x_train, y)
-        out[category] = _best_sentence(model.predict_proba(x_test)[:, 1], owner, len(test))
+        model = _model().fit(features(train, category), y)
+        best = np.zeros(len(test))
+        np.maximum.at(best, owner, model.predict_proba(features(test, category))[:, 1])
+        out[category] = best
     return out
+
+
+def tfidf_scores(train: list[Doc], test: list[Doc]) -> dict[str, np.ndarray]:
+    """The TF-IDF sentence model's scores (the vocabulary comes from the training sentences)."""
+    vectorizer = TfidfVectorizer(ngram_range=(1, 2), min_df=3, sublinear_tf=True, token_pattern=r"[A-Za-z_]+")
+    matrices = {id(train): vectorizer.fit_transform([t for d in train for t in d.texts])}
+    matrices[id(test)] = vectorizer.transform([t for d in test for t in d.texts])
+    return _best_sentence_scores(train, test, lambda docs, _category: matrices[id(docs)])
 
 
 def _pattern_matrix(docs: list[Doc], category: str) -> csr_matrix:
@@ -150,17 +148,8 @@ def _pattern_matrix(docs: list[Doc], category: str) -> csr_matrix:
 
 
 def rule_weight_scores(train: list[Doc], test: list[Doc]) -> dict[str, np.ndarray]:
-    """Per category, each test contract's best sentence probability with learned pattern weights."""
-    owner = _owners(test)
-    out = {}
-    for category in CATEGORIES:
-        y = np.array([g for d in train for g in d.sentence_gold[category]])
-        if y.all() or not y.any():
-            out[category] = np.full(len(test), float(y.any()))
-            continue
-        model = _model().fit(_pattern_matrix(train, category), y)
-        out[category] = _best_sentence(model.predict_proba(_pattern_matrix(test, category))[:, 1], owner, len(test))
-    return out
+    """Scores with the detector's own patterns as features and their weights learned."""
+    return _best_sentence_scores(train, test, _pattern_matrix)
 
 
 def _combined(rules: np.ndarray, p: np.ndarray, floor: float, bar: float) -> np.ndarray:
