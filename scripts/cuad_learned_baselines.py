@@ -43,7 +43,7 @@ from sklearn.model_selection import KFold
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tools.clauses import contract_sentences, rule_hits  # noqa: E402
+from tools.clauses import contract_sentences, rule_hits, score_hits, titled  # noqa: E402
 from tools.contract import load_contract  # noqa: E402
 from tools.cuad_eval import CATEGORY_DETECTORS, quote_overlaps  # noqa: E402
 from tools.rules import DETECTORS  # noqa: E402
@@ -90,10 +90,8 @@ def read_folder(folder: Path) -> list[Doc]:
             rows, best = [], 0.0
             for section, _, _, text in sentences:
                 hits = rule_hits(detector, text) or ()
-                titled = bool(detector.title is not None and section.title and detector.title.search(section.title))
-                rows.append(hits + ((len(detector.rules),) if hits and titled else ()))
-                score = sum(detector.rules[i][1] for i in hits)
-                best = max(best, score + (detector.title_bonus if score > 0 and titled else 0.0))
+                rows.append(hits + ((len(detector.rules),) if hits and titled(detector, section.title) else ()))
+                best = max(best, score_hits(detector, hits, section.title))
             doc.patterns[category] = rows
             doc.rule_hit[category] = best >= detector.threshold
         docs.append(doc)

@@ -95,13 +95,20 @@ def rule_hits(detector: Detector, sentence: str) -> tuple[int, ...] | None:
 def score_sentence(detector: Detector, sentence: str, section_title: str = "") -> float:
     """The detector's score for one sentence (0 when its required words are absent, and for
     table-of-contents runs, which name clauses without stating them)."""
-    hits = rule_hits(detector, sentence)
+    return score_hits(detector, rule_hits(detector, sentence), section_title)
+
+
+def titled(detector: Detector, section_title: str) -> bool:
+    """Whether the section title names the detector's clause (worth its title bonus)."""
+    return bool(detector.title is not None and section_title and detector.title.search(section_title))
+
+
+def score_hits(detector: Detector, hits: tuple[int, ...] | None, section_title: str = "") -> float:
+    """The score of a sentence matching these patterns, with the title bonus when it scores."""
     if not hits:
         return 0.0
     score = sum(detector.rules[i][1] for i in hits)
-    if score > 0 and detector.title is not None and section_title and detector.title.search(section_title):
-        score += detector.title_bonus
-    return score
+    return score + detector.title_bonus if score > 0 and titled(detector, section_title) else score
 
 
 def contract_sentences(contract: Contract, *, min_chars: int = 40) -> list[tuple[Section, int, int, str]]:
