@@ -45,7 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tools.clauses import contract_sentences, rule_hits, score_hits, titled  # noqa: E402
 from tools.contract import load_contract  # noqa: E402
-from tools.cuad_eval import CATEGORY_DETECTORS, quote_overlaps  # noqa: E402
+from tools.cuad_eval import CATEGORY_DETECTORS, quote_overlaps, read_labels  # noqa: E402
 from tools.rules import DETECTORS  # noqa: E402
 
 CATEGORIES = tuple(CATEGORY_DETECTORS)
@@ -70,11 +70,7 @@ class Doc:
 
 def read_folder(folder: Path) -> list[Doc]:
     """Every contract of a CUAD-style folder, with what the baselines need of it."""
-    labels = {}
-    for line in (folder / "labels.jsonl").read_text(encoding="utf-8").splitlines():
-        if line.strip():
-            row = json.loads(line)
-            labels[row["file"]] = row["labels"]
+    labels = read_labels(folder)
     docs = []
     for path in sorted((folder / "contracts").glob("*.txt")):
         contract = load_contract(path, max_bytes=50 * 1024 * 1024)
@@ -177,9 +173,20 @@ def choose_settings(train: list[Doc], folds: int) -> dict[str, dict[str, tuple[f
     return settings
 
 
-def score(test: list[Doc], train: list[Doc], settings: dict) -> dict[str, dict[str, float]]:
-    """Document-level F1 per system and category on one test folder, plus the macro average."""
-    probabilities = {"tfidf": tfidf_scores(train, test), "rule-weights": rule_weight_scores(train, test)}
+def score(folders: dict[str, list[Doc]], train: list[Doc], settings: dict) -> dict[str, dict[str, dict[str, float]]]:
+    """Per test folder, document-level F1 per system and category plus the macro average; the
+    models are fitted once, on all training contracts, and score every folder's contracts."""
+    test = [doc for docs in folders.values() for doc in docs]
+    scored = {"tfidf": tfidf_scores(train, test), "rule-weights": rule_weight_scores(train, test)}
+    results, start = {}, 0
+    for folder, docs in folders.items():
+        part = slice(start, start + len(docs))
+        start += len(docs)
+        results[folder] = _folder_scores(docs, {s: {c: p[part] for c, p in by.items()} for s, by in scored.items()}, settings)
+    return results
+
+
+def _folder_scores(test: list[Doc], probabilities: dict, settings: dict) -> dict[str, dict[str, float]]:
     out: dict[str, dict[str, float]] = {}
     for system in SYSTEMS:
         per = {}
@@ -223,7 +230,7 @@ def main(argv: list[str] | None = None) -> int:
     if len(train) < args.folds:
         parser.error(f"{len(train)} training contracts are fewer than the {args.folds} folds")
     settings = choose_settings(train, args.folds)
-    results = {str(folder): score(read_folder(folder), train, settings) for folder in args.test}
+    results = score({str(folder): read_folder(folder) for folder in args.test}, train, settings)
     print(json.dumps(results, indent=2) if args.format == "json" else render(results))
     return 0
 

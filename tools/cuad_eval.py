@@ -107,6 +107,16 @@ def _value_match(category: str, answer: str, candidates: list[Candidate]) -> boo
     return ours_days is not None and abs(ours_days - wanted_days) <= 1
 
 
+def read_labels(root: Path) -> dict[str, dict]:
+    """File name -> the lawyers' labels per category, from a CUAD-style folder's labels.jsonl."""
+    labels = {}
+    for line in (root / "labels.jsonl").read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            row = json.loads(line)
+            labels[row["file"]] = row["labels"]
+    return labels
+
+
 def evaluate_cuad(data_dir: str | Path) -> dict:
     """Score the detectors on a CUAD-style folder; returns per-category and macro metrics."""
     root = Path(data_dir)
@@ -119,11 +129,7 @@ def evaluate_cuad(data_dir: str | Path) -> dict:
     for f in files:  # detection first, from text only
         contract = load_contract(f, max_bytes=50 * 1024 * 1024)
         detections[f.name] = detect_categories(contract)
-    labels = {}
-    for line in labels_path.read_text(encoding="utf-8").splitlines():
-        if line.strip():
-            row = json.loads(line)
-            labels[row["file"]] = row["labels"]
+    labels = read_labels(root)
     per: dict[str, dict] = {}
     for category in CATEGORY_DETECTORS:
         tp = fp = fn = 0
