@@ -31,3 +31,29 @@ class ModelOutputError(ContractAgentError):
     """A model answered with something that cannot be used."""
 
     exit_code = 5
+
+
+def user_error(exc: BaseException) -> ContractAgentError | None:
+    """The agent error that an error of a lower layer (tools, memory) stands for, else None.
+
+    `tools/` and `memory/` sit below `agent/` and raise their own errors; the CLI edge calls this
+    to give every one of them its exit code and one-line message.
+    """
+    from memory.errors import MemoryBackendError, MemoryConfigError, MemoryRequestError
+    from tools.errors import ContractInputError, PlaybookError
+
+    if isinstance(exc, ContractAgentError):
+        return exc
+    if isinstance(exc, ContractInputError):
+        return _wrapped(InputError, exc)
+    if isinstance(exc, PlaybookError | MemoryConfigError | MemoryRequestError):
+        return _wrapped(ConfigurationError, exc)
+    if isinstance(exc, MemoryBackendError):
+        return _wrapped(MemoryStoreError, exc, prefix="memory: ")
+    return None
+
+
+def _wrapped(kind: type[ContractAgentError], exc: BaseException, prefix: str = "") -> ContractAgentError:
+    error = kind(f"{prefix}{exc}")
+    error.__cause__ = exc
+    return error

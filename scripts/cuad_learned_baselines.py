@@ -1,7 +1,7 @@
 """Compare the rule detectors with classifiers learned from CUAD labels, on CUAD-style folders.
 
 The question this answers: would a model trained on lawyers' labels find the playbook's clauses
-in unseen contracts better than the hand-written rules of tools/rules.py? Three learned systems
+in unseen contracts better than the hand-written rules of tools/detection/rules.py? Three learned systems
 are trained on the --train folders and scored on each --test folder, beside the rules:
 
 - `tfidf`: per category, a logistic regression over word uni- and bigrams (TF-IDF) of every
@@ -43,10 +43,10 @@ from sklearn.model_selection import KFold
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tools.clauses import contract_sentences, rule_hits, score_hits, titled  # noqa: E402
 from tools.contract import load_contract  # noqa: E402
-from tools.cuad_eval import CATEGORY_DETECTORS, quote_overlaps, read_labels  # noqa: E402
-from tools.rules import DETECTORS  # noqa: E402
+from tools.detection.clauses import contract_sentences, rule_hits, score_hits, titled  # noqa: E402
+from tools.detection.cuad_eval import CATEGORY_DETECTORS, quote_overlaps, read_labels  # noqa: E402
+from tools.detection.rules import DETECTORS  # noqa: E402
 
 CATEGORIES = tuple(CATEGORY_DETECTORS)
 SYSTEMS = ("rules", "tfidf", "rule-weights", "rules+tfidf")

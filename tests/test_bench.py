@@ -9,9 +9,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from agent.bench import bootstrap, compression, improvement, suite, variants
-from agent.bench.common import percentiles
-from agent.cli import main
+from bench import bootstrap, compression, improvement, suite, variants
+from bench.common import percentiles
+from cli.main import main
 
 
 def _json(out, name):
@@ -80,7 +80,7 @@ def test_reference_method_only_sees_the_hundred_newest(tmp_path):
 
 
 def test_retrieval_uses_at_least_100_labelled_queries_in_three_modes(tmp_path):
-    from agent.bench.retrieval_set import EPISODES, QUERIES
+    from bench.retrieval_set import EPISODES, QUERIES
 
     assert len(QUERIES) >= 100 and all(expected in EPISODES for _, expected, _ in QUERIES)
     assert {kind for *_, kind in QUERIES} == {"paraphrase", "clause", "party", "amount"}
@@ -152,7 +152,7 @@ def test_unknown_benchmark_or_size_is_a_usage_error(tmp_path, capsys):
 
 
 def test_bulk_loaded_identifiers_equal_what_index_text_writes():
-    from agent.bench.memory_data import Timeline, _episodes, episode_identifiers
+    from bench.memory_data import Timeline, _episodes, episode_identifiers
     from memory.retrieval import identifiers
 
     for episode in _episodes(3, 0, 300, "m", Timeline(datetime.now(UTC), 300)):
@@ -172,7 +172,7 @@ def test_a_cached_memory_file_larger_than_asked_is_rebuilt(tmp_path):
 
 
 def _cuad_folder(root, names):
-    from agent.bench.common import REPO
+    from bench.common import REPO
 
     (root / "contracts").mkdir(parents=True)
     rows = []
@@ -197,7 +197,7 @@ def test_cuad_benchmark_times_the_longest_contract_of_the_folder(tmp_path, monke
 
 
 def test_cuad_benchmark_scores_the_folder_and_says_when_there_is_none(tmp_path, capsys):
-    from agent.bench import cuad
+    from bench import cuad
 
     folder = _cuad_folder(tmp_path / "cuad", ["skyline_saas_subscription.txt"])
     result = cuad.run(folder=folder, runs=1)

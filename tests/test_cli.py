@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from agent.cli import main
+from cli.main import main
 from tests.conftest import ROOT, SAMPLES
 
 

@@ -9,8 +9,8 @@ import pytest
 from pydantic import PrivateAttr
 
 from agent.offline import OfflineReviewerModel
-from agent.runner import Reviewer, open_checkpointer
 from agent.settings import Settings
+from graphs.runner import Reviewer, open_checkpointer
 from memory.backends import open_memory
 from memory.records import Namespace
 from tests.conftest import SAMPLES

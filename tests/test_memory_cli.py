@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from agent.cli import main
+from cli.main import main
 from tests.conftest import SAMPLES
 
 

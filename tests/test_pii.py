@@ -19,7 +19,7 @@ from memory.pii import (
     scrub_artifacts,
     split_for_limit,
 )
-from memory.pii_local import LocalScrubber
+from memory.pii.local import LocalScrubber
 from memory.records import FactCandidate, Outcome, ProcedureProposal, RunArtifacts
 
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_contracts"

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from agent.runner import Reviewer, open_checkpointer
+from graphs.runner import Reviewer, open_checkpointer
 from memory.records import Namespace, Outcome
 from tests.conftest import SAMPLES
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from agent.runner import Reviewer, open_checkpointer
+from graphs.runner import Reviewer, open_checkpointer
 from memory.errors import MemoryConfigError
 from memory.pii import ScrubResult, load_scrubber
-from memory.pii_local import LocalScrubber
+from memory.pii.local import LocalScrubber
 from tests.conftest import SAMPLES
 
 
@@ -35,7 +35,7 @@ def test_every_durable_write_goes_through_the_configured_scrubber(settings):
 def test_scrubber_specs():
     assert isinstance(load_scrubber("local"), LocalScrubber)
     pytest.importorskip("boto3")
-    from memory.pii_comprehend import ComprehendScrubber
+    from memory.pii.comprehend import ComprehendScrubber
 
     assert isinstance(load_scrubber("comprehend", region="eu-west-1"), ComprehendScrubber)  # no network call
     with pytest.raises(MemoryConfigError, match="local"):

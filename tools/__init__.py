@@ -19,6 +19,7 @@ from langgraph.prebuilt import InjectedState
 from langgraph.types import Command
 
 from tools.contract import Contract, load_contract, parse_contract
+from tools.detection.review import detect_all, locate_quote
 from tools.operations import (
     assess_clause_data,
     build_finding,
@@ -28,7 +29,6 @@ from tools.operations import (
     search_contract_data,
 )
 from tools.playbook import Playbook, load_playbook
-from tools.review import detect_all, locate_quote
 
 __all__ = [
     "TOOLS",

@@ -1,7 +1,7 @@
 """The Contract model and its loading: read a .pdf/.txt/.md file safely, normalise, section it.
 
 Every way a user can hand us an unreadable contract (missing, a directory, empty, binary,
-corrupt or image-only PDF, too large, unsupported type) raises `agent.errors.InputError`
+corrupt or image-only PDF, too large, unsupported type) raises `tools.errors.ContractInputError`
 with a one-line message saying what is wrong and what to do.
 """
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from agent.errors import InputError
+from tools.errors import ContractInputError
 from tools.normalize import normalise_text
 from tools.sections import find_headings, section_spans
 
@@ -80,42 +80,42 @@ def _section_key(value: str) -> str:
 def parse_contract(text: str, name: str) -> Contract:
     """Normalise raw contract text and split it into sections."""
     if not text or not text.strip():
-        raise InputError(f"{name}: the contract is empty; give a file with the contract text")
+        raise ContractInputError(f"{name}: the contract is empty; give a file with the contract text")
     normalised = normalise_text(text)
     if not normalised.strip():
-        raise InputError(f"{name}: the contract has no readable text after normalisation")
+        raise ContractInputError(f"{name}: the contract has no readable text after normalisation")
     spans = section_spans(normalised, find_headings(normalised))
     sections = [Section(id=i, title=t, start=s, end=e) for i, t, s, e in spans]
     return Contract(name=name, text=normalised, sections=sections)
 
 
 def load_contract(path: str | Path, *, max_bytes: int) -> Contract:
-    """Read a contract file (.pdf, .txt or .md) and parse it; raises InputError on bad input."""
+    """Read a contract file (.pdf, .txt or .md) and parse it; raises ContractInputError on bad input."""
     p = Path(path).expanduser()
     if not p.exists():
-        raise InputError(f"{p}: no such file; check the path to the contract")
+        raise ContractInputError(f"{p}: no such file; check the path to the contract")
     if p.is_dir():
-        raise InputError(f"{p}: is a directory; give the path of one contract file")
+        raise ContractInputError(f"{p}: is a directory; give the path of one contract file")
     suffix = p.suffix.lower()
     if suffix not in SUPPORTED_SUFFIXES:
-        raise InputError(
+        raise ContractInputError(
             f"{p}: unsupported file type {suffix or '(none)'!r}; use one of {', '.join(SUPPORTED_SUFFIXES)}"
         )
     size = p.stat().st_size  # checked before reading, so a huge file is never loaded
     if size > max_bytes:
-        raise InputError(f"{p}: file is {size:,} bytes, over the {max_bytes:,}-byte limit; split it or raise max_input_bytes")
+        raise ContractInputError(f"{p}: file is {size:,} bytes, over the {max_bytes:,}-byte limit; split it or raise max_input_bytes")
     if size == 0:
-        raise InputError(f"{p}: the file is empty; give a file with the contract text")
+        raise ContractInputError(f"{p}: the file is empty; give a file with the contract text")
     text = _read_pdf(p) if suffix == ".pdf" else _read_text(p)
     if not text.strip():
-        raise InputError(f"{p}: the file holds only whitespace; give a file with the contract text")
+        raise ContractInputError(f"{p}: the file holds only whitespace; give a file with the contract text")
     return parse_contract(text, p.name)
 
 
 def _read_text(p: Path) -> str:
     data = p.read_bytes()
     if b"\x00" in data:
-        raise InputError(f"{p}: looks like a binary file (NUL bytes), not text; convert it to .txt or .pdf")
+        raise ContractInputError(f"{p}: looks like a binary file (NUL bytes), not text; convert it to .txt or .pdf")
     for encoding in ("utf-8-sig", "cp1252"):
         try:
             text = data.decode(encoding)
@@ -123,7 +123,7 @@ def _read_text(p: Path) -> str:
             continue
         if _mostly_printable(text):
             return text
-    raise InputError(f"{p}: not decodable as text; save it as UTF-8 text")
+    raise ContractInputError(f"{p}: not decodable as text; save it as UTF-8 text")
 
 
 def _mostly_printable(text: str) -> bool:
@@ -145,13 +145,13 @@ def _read_pdf(p: Path) -> str:
             try:
                 reader.decrypt("")
             except Exception as exc:
-                raise InputError(f"{p}: the PDF is password-protected; give an unprotected copy") from exc
+                raise ContractInputError(f"{p}: the PDF is password-protected; give an unprotected copy") from exc
         pages = [page.extract_text() or "" for page in reader.pages]
-    except InputError:
+    except ContractInputError:
         raise
     except (PyPdfError, ValueError, KeyError, TypeError, OSError, AttributeError) as exc:
-        raise InputError(f"{p}: corrupt or unreadable PDF ({type(exc).__name__}); re-export the PDF or give a .txt") from exc
+        raise ContractInputError(f"{p}: corrupt or unreadable PDF ({type(exc).__name__}); re-export the PDF or give a .txt") from exc
     text = "\n\n".join(pages)
     if not text.strip():
-        raise InputError(f"{p}: the PDF has no extractable text (scanned image?); run OCR or give a .txt")
+        raise ContractInputError(f"{p}: the PDF has no extractable text (scanned image?); run OCR or give a .txt")
     return text

@@ -3,10 +3,9 @@ and returns the JSON-ready dict the tool answers with. Bad arguments give {"erro
 
 from __future__ import annotations
 
-from tools.clauses import find_candidates
 from tools.contract import Contract
-from tools.playbook import Playbook
-from tools.review import (
+from tools.detection.clauses import find_candidates
+from tools.detection.review import (
     SEVERITIES,
     VERDICTS,
     assess,
@@ -14,7 +13,8 @@ from tools.review import (
     make_finding,
     recommendation_for,
 )
-from tools.rules import DETECTORS
+from tools.detection.rules import DETECTORS
+from tools.playbook import Playbook
 from tools.search import search_sections
 
 MAX_SECTION_CHARS = 12_000

@@ -1,6 +1,6 @@
 """The buyer's playbook: load and validate playbook.yaml into typed entries.
 
-Metric names the assessor understands (see tools/metrics.py):
+Metric names the assessor understands (see tools/detection/metrics.py):
 cap_multiple, indemnity_direction, notice_days, renewal_notice_days, payment_days,
 price_increase_pct, jurisdiction, assignment_freedom, insurance_amount, audit_scope,
 restriction_on_buyer, warranty_months, damages_direction, survival_years, breach_notice_hours.
@@ -15,7 +15,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from agent.errors import ConfigurationError
+from tools.errors import PlaybookError
 
 DEFAULT_PLAYBOOK = Path(__file__).with_name("playbook.yaml")
 
@@ -104,13 +104,13 @@ class Playbook(BaseModel):
         try:
             return self.clauses[clause_type]
         except KeyError:
-            raise ConfigurationError(
+            raise PlaybookError(
                 f"unknown clause type {clause_type!r}; the playbook has: {', '.join(self.clause_types)}"
             ) from None
 
 
 def load_playbook(path: str | Path | None = None) -> Playbook:
-    """Load the default playbook, or the user's YAML file; raises ConfigurationError if invalid.
+    """Load the default playbook, or the user's YAML file; raises PlaybookError if invalid.
 
     Parsed once per file version (path and modification time): every prompt, tool call and report
     asks for it, and an edited file is picked up on the next call."""
@@ -118,9 +118,9 @@ def load_playbook(path: str | Path | None = None) -> Playbook:
     try:
         version = p.stat().st_mtime_ns
     except FileNotFoundError:
-        raise ConfigurationError(f"playbook {p}: no such file") from None
+        raise PlaybookError(f"playbook {p}: no such file") from None
     except OSError as exc:
-        raise ConfigurationError(f"playbook {p}: cannot read ({exc})") from exc
+        raise PlaybookError(f"playbook {p}: cannot read ({exc})") from exc
     return _parse_playbook(str(p), version)
 
 
@@ -130,17 +130,17 @@ def _parse_playbook(path: str, version: int) -> Playbook:
     try:
         raw: Any = yaml.safe_load(p.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise ConfigurationError(f"playbook {p}: no such file") from None
+        raise PlaybookError(f"playbook {p}: no such file") from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigurationError(f"playbook {p}: cannot read ({exc})") from exc
+        raise PlaybookError(f"playbook {p}: cannot read ({exc})") from exc
     except yaml.YAMLError as exc:
-        raise ConfigurationError(f"playbook {p}: invalid YAML: {' '.join(str(exc).split())}") from exc
+        raise PlaybookError(f"playbook {p}: invalid YAML: {' '.join(str(exc).split())}") from exc
     if not isinstance(raw, dict):
-        raise ConfigurationError(f"playbook {p}: expected a mapping with a 'clauses' key")
+        raise PlaybookError(f"playbook {p}: expected a mapping with a 'clauses' key")
     try:
         return Playbook.model_validate(raw)
     except ValidationError as exc:
         problems = "; ".join(
             f"{'.'.join(str(x) for x in err['loc']) or '(top)'}: {err['msg']}" for err in exc.errors()[:5]
         )
-        raise ConfigurationError(f"playbook {p}: {problems}") from None
+        raise PlaybookError(f"playbook {p}: {problems}") from None

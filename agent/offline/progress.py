@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from agent.offline.transcript import ToolCall, Transcript
+from agent.offline.calls import ToolCall, Transcript
 
 FINDING_LINE = "{clause_type} in section {section}{title}: {verdict} ({severity})"
 MISSING_LINE = "{clause_type}: missing ({severity})"

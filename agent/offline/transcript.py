@@ -2,7 +2,7 @@
 
 Every offline mode (reviewer, summariser, extractor) sees the run through this one reader, so they
 agree on what has been done. Working-memory summaries written by `agent.offline.summarizer` are
-parsed back into the same `ToolCall` records the raw messages give, which is what lets the
+parsed back (`agent.offline.summary_format`) into the same `ToolCall` records the raw messages give, which is what lets the
 reviewer continue after its history was compressed.
 """
 
@@ -11,12 +11,15 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 
-SUMMARY_MARKER = "Summary of earlier steps"
+from agent.offline.calls import SUMMARY_MARKER, Hint, ToolCall, Transcript, text_of
+from agent.offline.summary_format import parse_summary
+
+__all__ = ["REVIEW_TOOLS", "SUMMARY_MARKER", "Hint", "ToolCall", "Transcript", "parse_clause_types",
+           "parse_memory_hints", "parse_tool_content", "read_transcript", "text_of"]
 
 _CLAUSE_TYPES_RE = re.compile(r"^\s*Clause types to review:\s*(.+?)\s*$", re.MULTILINE)
 _BLOCK_RE = re.compile(r"<<MEMORY ([0-9A-Za-z]+)>>\n?(.*?)<</MEMORY \1>>", re.DOTALL)
@@ -28,52 +31,6 @@ _FOUND_LINE_RE = re.compile(
 _MISSING_LINE_RE = re.compile(r"^-\s*(?P<type>[a-z0-9_]+): missing \((?P<severity>[a-z]+)\)\s*$")
 
 REVIEW_TOOLS = ("list_sections", "read_section", "search_contract", "find_clauses", "assess_clause", "record_finding")
-
-
-def text_of(message: BaseMessage) -> str:
-    """The plain text of a message, whatever its content blocks."""
-    return message.text if not isinstance(message.content, str) else message.content
-
-
-@dataclass(frozen=True)
-class Hint:
-    """What the most similar remembered episode says about one clause type."""
-
-    clause_type: str
-    section: str | None  # None when the episode recorded the clause as missing
-    verdict: str
-    severity: str
-    episode: int  # 1 = the most similar episode
-    title: str = ""  # the section heading the clause sat under, if remembered
-
-
-@dataclass
-class ToolCall:
-    """One tool call of the run and what came back (result None while unanswered)."""
-
-    name: str
-    args: dict[str, Any]
-    result: dict[str, Any] | None = None
-    error: str | None = None
-
-    @property
-    def answered(self) -> bool:
-        return self.result is not None or self.error is not None
-
-    @property
-    def ok(self) -> bool:
-        return self.result is not None and self.error is None
-
-
-@dataclass
-class Transcript:
-    """Everything the offline modes need to know about a run so far."""
-
-    task: str = ""
-    clause_types: list[str] = field(default_factory=list)
-    hints: dict[str, list[Hint]] = field(default_factory=dict)  # per type, most similar episode first
-    calls: list[ToolCall] = field(default_factory=list)
-    model_steps: int = 0  # assistant turns, including those folded into summaries
 
 
 def parse_clause_types(text: str) -> list[str]:
@@ -134,8 +91,6 @@ def parse_tool_content(message: ToolMessage) -> tuple[dict[str, Any] | None, str
 
 def read_transcript(messages: Sequence[BaseMessage]) -> Transcript:
     """Fold a message list (possibly compressed) into a `Transcript`."""
-    from agent.offline.summarizer import parse_summary  # the summary format lives with its writer
-
     transcript = Transcript()
     pending: dict[str, ToolCall] = {}
     for message in messages:

@@ -77,7 +77,7 @@ def test_a_full_url_is_understood():
 
 
 def test_importing_the_backend_needs_no_boto3_until_it_is_opened():
-    code = ("import sys; import memory.backends.aws, memory.pii_comprehend, memory.decay_lambda; "
+    code = ("import sys; import memory.backends.aws, memory.pii.comprehend, memory.decay_lambda; "
             "assert 'boto3' not in sys.modules and 'botocore' not in sys.modules")
     run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stderr

@@ -12,7 +12,7 @@ from botocore.stub import Stubber
 
 from memory.errors import MemoryBackendError
 from memory.pii import Scrubber
-from memory.pii_comprehend import COMPREHEND_MAX_CHARS, ComprehendScrubber
+from memory.pii.comprehend import COMPREHEND_MAX_CHARS, ComprehendScrubber
 
 
 @pytest.fixture

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from agent.runner import Reviewer, open_checkpointer
+from graphs.runner import Reviewer, open_checkpointer
 from memory.backends import open_memory
 from memory.records import Namespace
 from tests.conftest import SAMPLES

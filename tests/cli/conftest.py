@@ -41,8 +41,8 @@ def hostile_contract(tmp_path_factory) -> Path:
 @pytest.fixture(scope="session")
 def hostile_report(hostile_contract, tmp_path_factory) -> dict:
     """A real offline review of the hostile contract (memory off), as `build_report` gives it."""
-    from agent.runner import Reviewer, open_checkpointer
     from agent.settings import Settings
+    from graphs.runner import Reviewer, open_checkpointer
 
     settings = Settings(home=tmp_path_factory.mktemp("home"))
     with open_checkpointer(settings) as saver:

@@ -11,7 +11,7 @@ import pytest
 import typer
 
 from agent import errors
-from agent.cli import EXIT_CODES, app, main
+from cli.main import EXIT_CODES, app, main
 from tests.conftest import ROOT, SAMPLES
 
 DOCS = ROOT / "docs" / "CLI.md"
@@ -131,11 +131,11 @@ def test_json_everywhere_a_script_reads_output(home, capsys):
 
 
 def test_demo_json_rows_and_progress(monkeypatch, capsys):
-    import agent.demo
+    import cli.demo
 
-    every = agent.demo.sample_paths
+    every = cli.demo.sample_paths
     keep = {"northwind_msa_01", "northwind_msa_02", "skyline_saas_subscription"}  # 5 runs, not 13
-    monkeypatch.setattr(agent.demo, "sample_paths", lambda prefix="": [p for p in every(prefix) if p.stem in keep])
+    monkeypatch.setattr(cli.demo, "sample_paths", lambda prefix="": [p for p in every(prefix) if p.stem in keep])
     code, out, err = _run(["demo", "--format", "json"], capsys)
     assert code == 0
     rows = json.loads(out)
@@ -162,7 +162,7 @@ def test_unknown_format_is_a_usage_error(capsys):
 
 
 def test_ctrl_c_exits_130_without_a_traceback(monkeypatch, capsys):
-    from agent.runner import Reviewer
+    from graphs.runner import Reviewer
 
     def interrupted(self, path, **kwargs):
         raise KeyboardInterrupt

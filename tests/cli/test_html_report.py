@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
-from agent.cli import main
 from agent.report_html import render_html
+from cli.main import main
 from tests.cli.conftest import HOSTILE_MARKUP, HOSTILE_NAME
 from tests.cli.htmldom import parse
 

@@ -50,8 +50,8 @@ def fill(memory: SqliteMemory, ns: Namespace, count: int, rng: random.Random, di
 
 def bulk_fill(memory: SqliteMemory, ns: Namespace, count: int, rng: random.Random, dim: int = 256) -> None:
     """The same rows in one transaction (fast set-up for tests); same tables, same index text."""
-    from memory.backends.sqlite_db import scope_token
-    from memory.backends.sqlite_search import as_blob
+    from memory.backends.sqlite.schema import scope_token
+    from memory.backends.sqlite.search import as_blob
     from memory.retrieval import identifiers
 
     vectors = np.random.default_rng(rng.randint(0, 2**32)).standard_normal((count, dim)).astype(np.float32)

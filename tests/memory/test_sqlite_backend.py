@@ -12,8 +12,8 @@ import pytest
 
 from memory.backends import open_memory
 from memory.backends.sqlite import SqliteMemory
-from memory.backends.sqlite_db import MIGRATIONS, scope_token
-from memory.backends.sqlite_search import as_blob
+from memory.backends.sqlite.schema import MIGRATIONS, scope_token
+from memory.backends.sqlite.search import as_blob
 from memory.errors import MemoryConfigError
 from memory.records import Episode, Namespace, Outcome, Procedure, ProcedureStatus
 from memory.retrieval import identifiers

@@ -7,7 +7,7 @@ import uuid
 
 from langchain_core.callbacks import BaseCallbackHandler
 
-from agent.runner import Reviewer, open_checkpointer
+from graphs.runner import Reviewer, open_checkpointer
 from tests.conftest import SAMPLES
 from tools.contract import load_contract
 from tools.operations import assess_clause_data

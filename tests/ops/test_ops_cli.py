@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from agent.cli import main
+from cli.main import main
 from memory.backends import open_memory
 from memory.embeddings import HashEmbeddings
 from memory.records import Episode, Namespace, Outcome, Procedure, ProcedureStatus

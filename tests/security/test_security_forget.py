@@ -9,8 +9,8 @@ from datetime import timedelta
 
 import pytest
 
-from agent.cli import main
-from agent.runner import Reviewer, open_checkpointer
+from cli.main import main
+from graphs.runner import Reviewer, open_checkpointer
 from memory import procedural, semantic
 from memory.backends import open_memory
 from memory.embeddings import load_embeddings

@@ -11,7 +11,7 @@ import pytest
 
 from agent.offline.scripted import ScriptedChatModel
 from agent.prompts import reviewer_system_prompt
-from agent.runner import Reviewer
+from graphs.runner import Reviewer
 from memory.backends import open_memory
 from memory.block import format_memory_block, new_nonce
 from memory.records import Episode, Fact, Namespace, Outcome, Procedure, ProcedureStatus, Scored

@@ -6,7 +6,7 @@ from datetime import timedelta
 
 import pytest
 
-from agent.cli import main
+from cli.main import main
 from memory.records import Episode, Fact, Namespace, Outcome, Procedure
 from tests.security.support import MODEL, NOW, inner, query, vector
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from agent.runner import Reviewer, open_checkpointer
+from graphs.runner import Reviewer, open_checkpointer
 from memory.backends import open_memory
 from memory.records import Namespace
 from tests.conftest import SAMPLES

@@ -6,7 +6,7 @@ from datetime import timedelta
 
 import pytest
 
-from agent.cli import main
+from cli.main import main
 from memory import procedural, semantic
 from memory.embeddings import load_embeddings
 from memory.errors import UnknownRecordError

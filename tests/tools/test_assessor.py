@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tools.contract import parse_contract
+from tools.detection.review import detect_all, review_clause
 from tools.playbook import load_playbook
-from tools.review import detect_all, review_clause
 
 PLAYBOOK = load_playbook()
 

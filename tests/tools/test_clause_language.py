@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from tools.clauses import Candidate
 from tools.contract import parse_contract
-from tools.cuad_eval import _value_match, detect_categories
-from tools.metrics import extract_jurisdiction, extract_renewal
+from tools.detection.clauses import Candidate
+from tools.detection.cuad_eval import _value_match, detect_categories
+from tools.detection.metrics import extract_jurisdiction, extract_renewal
 
 
 def found(sentence: str) -> set[str]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from fpdf import FPDF
 
-from agent.errors import InputError
 from tools.contract import load_contract, parse_contract
+from tools.errors import ContractInputError
 
 CONTRACT_TEXT = (
     "SUPPLY AGREEMENT\n\n"
@@ -70,7 +70,7 @@ def test_cp1252_text_is_decoded(tmp_path):
     ids=["missing", "directory", "empty", "whitespace", "nul-bytes", "undecodable", "extension", "corrupt-pdf", "garbage-pdf"],
 )
 def test_bad_input_raises_one_line_input_error(tmp_path, make, message):
-    with pytest.raises(InputError) as info:
+    with pytest.raises(ContractInputError) as info:
         load_contract(make(tmp_path), max_bytes=LIMIT)
     text = str(info.value)
     assert message in text
@@ -88,7 +88,7 @@ def test_pdf_without_text_is_rejected(tmp_path):
     pdf.rect(20, 20, 50, 50)  # a page with a drawing and no text, like a scan
     path = tmp_path / "scan.pdf"
     pdf.output(str(path))
-    with pytest.raises(InputError, match="no extractable text"):
+    with pytest.raises(ContractInputError, match="no extractable text"):
         load_contract(path, max_bytes=LIMIT)
 
 
@@ -101,10 +101,10 @@ def test_size_limit_checked_before_reading(tmp_path, monkeypatch):
         raise AssertionError("file was read although it is over the limit")
 
     monkeypatch.setattr(Path, "read_bytes", refuse)
-    with pytest.raises(InputError, match="over the 1,000-byte limit"):
+    with pytest.raises(ContractInputError, match="over the 1,000-byte limit"):
         load_contract(path, max_bytes=1000)
 
 
 def test_parse_contract_rejects_blank_text():
-    with pytest.raises(InputError, match="empty"):
+    with pytest.raises(ContractInputError, match="empty"):
         parse_contract("  \n ", "x.txt")

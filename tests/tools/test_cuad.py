@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from tools.contract import load_contract
-from tools.cuad_eval import evaluate_cuad, format_cuad_report
+from tools.detection.cuad_eval import evaluate_cuad, format_cuad_report
+from tools.detection.review import detect_all
 from tools.playbook import load_playbook
-from tools.review import detect_all
 
 CUAD = Path(__file__).resolve().parents[2].parent / "shared" / "cuad"
 pytestmark = pytest.mark.skipif(not (CUAD / "labels.jsonl").is_file(), reason="CUAD dev set not found at ../shared/cuad")

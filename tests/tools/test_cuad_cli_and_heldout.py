@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from agent.cli import main
+from cli.main import main
 from tests.conftest import CUAD, ROOT
 
 CATEGORIES_ON = {
@@ -130,7 +130,7 @@ def test_heldout_builder_reads_the_type_from_the_name_without_the_pdf_tree():
 def test_longest_cuad_contract_goes_through_the_whole_graph(settings):
     from langgraph.checkpoint.memory import InMemorySaver
 
-    from agent.runner import Reviewer
+    from graphs.runner import Reviewer
 
     longest = max((CUAD / "contracts").glob("*.txt"), key=lambda p: p.stat().st_size)
     report = Reviewer(settings, InMemorySaver(), use_memory=False).review_path(longest)

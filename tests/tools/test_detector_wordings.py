@@ -1,8 +1,8 @@
 """Wordings each detector must read, and look-alikes it must leave alone, one sentence at a time.
 
 The sentences are written for these tests in the shapes contracts use (never copied from a
-filing). Each case names the detector of tools/rules.py or tools/finer_rules.py it exercises;
-the CUAD categories map onto detectors in tools/cuad_eval.py. Comments say what general wording
+filing). Each case names the detector of tools/detection/rules.py or tools/detection/finer_rules.py it exercises;
+the CUAD categories map onto detectors in tools/detection/cuad_eval.py. Comments say what general wording
 a group of cases stands for. See docs/CUAD.md for how the rules were measured.
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from tools.clauses import score_sentence
-from tools.rules import DETECTORS
+from tools.detection.clauses import score_sentence
+from tools.detection.rules import DETECTORS
 
 READS: list[tuple[str, str]] = [
     # a promised delivery or payment, with the figure written out or redacted

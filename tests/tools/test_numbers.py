@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from tools.numbers import find_durations, find_money, find_multiples, find_percents, parse_number
+from tools.detection.numbers import (
+    find_durations,
+    find_money,
+    find_multiples,
+    find_percents,
+    parse_number,
+)
 
 
 @pytest.mark.parametrize(
@@ -35,8 +41,8 @@ def test_a_quoted_figure_in_brackets_is_read():
 
 
 def test_a_renewal_notice_with_a_blanked_out_period_is_still_a_candidate():
-    from tools.clauses import score_sentence
-    from tools.rules import DETECTORS
+    from tools.detection.clauses import score_sentence
+    from tools.detection.rules import DETECTORS
 
     detector = DETECTORS["renewal_notice"]
     sentence = ("This Agreement renews automatically for successive renewal terms unless either party gives written "

@@ -5,10 +5,10 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent.errors import InputError
 from tools.contract import parse_contract
+from tools.detection.review import detect_all, locate_quote
+from tools.errors import ContractInputError
 from tools.playbook import load_playbook
-from tools.review import detect_all, locate_quote
 
 PLAYBOOK = load_playbook()
 PIECES = st.sampled_from([
@@ -25,7 +25,7 @@ PIECES = st.sampled_from([
 def test_any_text_parses_into_valid_sections_and_exact_quotes(raw):
     try:
         contract = parse_contract(raw, "random.txt")
-    except InputError as error:
+    except ContractInputError as error:
         # only text that is blank, or nothing but page furniture, may be refused
         assert not raw.strip() or "no readable text" in str(error)
         return

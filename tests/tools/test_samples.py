@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from tools.contract import load_contract
+from tools.detection.review import detect_all
 from tools.playbook import load_playbook
-from tools.review import detect_all
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_contracts"
 EXPECTED = SAMPLES / "expected_findings.json"

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from agent.errors import ConfigurationError
 from tools.contract import parse_contract
+from tools.detection.rules import DETECTORS
+from tools.errors import PlaybookError
 from tools.playbook import DEFAULT_PLAYBOOK, load_playbook
-from tools.rules import DETECTORS
 from tools.search import search_sections
 
 TEXT = (
@@ -31,7 +31,7 @@ def test_default_playbook_loads_in_file_order_with_a_detector_per_type():
     assert playbook.clause_types[:3] == ["liability_cap", "uncapped_liability", "termination_convenience"]
     assert playbook.entry("governing_law").metric.standard == ["New York", "Delaware"]
     assert all(ct in DETECTORS for ct in playbook.clause_types)
-    with pytest.raises(ConfigurationError, match="unknown clause type"):
+    with pytest.raises(PlaybookError, match="unknown clause type"):
         playbook.entry("nope")
 
 
@@ -55,10 +55,10 @@ def test_user_playbook_path(tmp_path):
 def test_invalid_playbooks_raise_configuration_error(tmp_path, content, message):
     path = tmp_path / "bad.yaml"
     path.write_text(content)
-    with pytest.raises(ConfigurationError, match=message):
+    with pytest.raises(PlaybookError, match=message):
         load_playbook(path)
 
 
 def test_missing_playbook_file(tmp_path):
-    with pytest.raises(ConfigurationError, match="no such file"):
+    with pytest.raises(PlaybookError, match="no such file"):
         load_playbook(tmp_path / "absent.yaml")

@@ -1,0 +1,270 @@
+"""Synthetic memory at scale for the latency benchmarks, bulk-loaded through the SQLite schema.
+
+Episodes and facts go straight into the backend's own tables in large transactions, with the
+backend's own helpers (`scope_token`, `as_blob`, `index_text`), so the rows are exactly what the
+agent writes, minus one transaction per row. Own-tenant vectors are real WordLlama embeddings of
+each row's text; other tenants' rows have their own generated texts (they load the shared tables
+and full-text index) and reuse own vectors, since no search of the own tenant ever reads them.
+The data grows in place between sizes (1k -> 10k -> 100k); `fill.json` records what is there.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from memory.records import Episode, Fact, Namespace, Outcome, Procedure, ProcedureStatus
+
+PREFIXES = ["North", "Blue", "Iron", "Silver", "Harbor", "Summit", "Cedar", "Granite", "Pioneer", "Falcon",
+            "Maple", "Quantum", "Atlas", "Crescent", "Vertex", "Orchid", "Beacon", "Redwood", "Lumen", "Coastal",
+            "Everest", "Juniper", "Sterling", "Aurora", "Meridian", "Tidal", "Copper", "Willow", "Zenith", "Harvest"]
+SUFFIXES = ["wind Components", "field Logistics", "gate Analytics", "stone Foods", "bridge Castings",
+            "line Software", "point Medical", "crest Engineering", "ridge Chemicals", "view Hotels",
+            "wood Packaging", "dale Energy", "brook Textiles", "port Freight", "haven Security"]
+KINDS = ["master supply agreement", "SaaS subscription", "logistics services contract", "maintenance and support contract",
+         "manufacturing supply agreement", "consulting services agreement", "software licence", "equipment lease"]
+CLAUSES = ["liability_cap", "payment_terms", "auto_renewal", "price_changes", "termination_convenience",
+           "governing_law", "insurance", "audit_rights", "data_protection", "exclusivity", "warranty",
+           "minimum_commitment", "confidentiality", "liquidated_damages", "assignment", "non_compete"]
+VERDICTS = ["deviation (high)", "deviation (medium)", "fallback (low)", "missing (medium)"]
+FACT_TEMPLATES = [
+    "{kind} contracts from {party} usually put the {clause} clause in section {sec}",
+    "A {clause} position below the playbook in a {kind} is a red flag when the fees exceed {amount}",
+    "{party} accepts a {clause} fallback after one round of negotiation",
+    "In {kind} filings the {clause} clause often sits under a different heading than its title",
+]
+
+
+def party(rng: random.Random) -> str:
+    return f"{rng.choice(PREFIXES)}{rng.choice(SUFFIXES)}"
+
+
+def contract_ref(i: int, tenant_index: int) -> str:
+    return f"SC-{tenant_index:02d}{i:06d}"
+
+
+@dataclass(frozen=True)
+class EpisodeSpec:
+    """What a generated episode says (the query generator reuses it)."""
+
+    index: int
+    party: str
+    kind: str
+    ref: str
+    findings: list[str]
+
+    def summary(self) -> str:
+        return f"Review the {self.party} {self.kind} {self.ref} (supplier_contract_review)"
+
+
+def episode_spec(i: int, tenant_index: int) -> EpisodeSpec:
+    rng = random.Random(tenant_index * 10_000_019 + i)
+    findings = [f"{c} in section {rng.randint(2, 24)}.{rng.randint(1, 9)}: {rng.choice(VERDICTS)}"
+                for c in rng.sample(CLAUSES, 3)]
+    return EpisodeSpec(i, party(rng), rng.choice(KINDS), contract_ref(i, tenant_index), findings)
+
+
+@dataclass(frozen=True)
+class Timeline:
+    """Episodes are spread over the 80 days before `anchor`, oldest first; all unexpired."""
+
+    anchor: datetime
+    capacity: int  # the largest size: index -> time is fixed, so data grows without moving
+
+    def created(self, i: int) -> datetime:
+        span = timedelta(days=80)
+        return self.anchor - span + span * (i / max(1, self.capacity))
+
+
+def _episodes(tenant_index: int, start: int, stop: int, model: str, timeline: Timeline) -> Iterator[Episode]:
+    for i in range(start, stop):
+        spec = episode_spec(i, tenant_index)
+        created = timeline.created(i)
+        yield Episode(run_id=f"bench-{tenant_index:02d}-{i:07d}", task_type="supplier_contract_review",
+                      task_summary=spec.summary(), outcome=Outcome.FAILED if i % 10 == 0 else Outcome.COMPLETED,
+                      key_findings=spec.findings, approach="list sections, assess each clause type, record findings",
+                      tools_used=["list_sections", "assess_clause", "record_finding"], step_count=9,
+                      created_at=created, expires_at=created + timedelta(days=90), embedding_model=model)
+
+
+@lru_cache(maxsize=65_536)
+def _line_identifiers(line: str) -> frozenset[str]:
+    from memory.retrieval import identifiers
+
+    return frozenset(identifiers(line))
+
+
+def episode_identifiers(episode: Episode) -> str:
+    """The `idents` column `index_text` writes for an episode's embedding text, computed line by
+    line (each line starts a sentence, so the union equals `identifiers(text)`; a test checks it)
+    with the finite set of finding lines cached."""
+    found = set(_line_identifiers(episode.task_summary))
+    for line in episode.key_findings:
+        found |= _line_identifiers(line)
+    return " ".join(sorted(found))
+
+
+def insert_episodes(memory, ns: Namespace, tenant_index: int, start: int, stop: int, embeddings, timeline: Timeline,
+                    batch: int = 10_000) -> np.ndarray:
+    """Bulk-insert episodes [start, stop) of one namespace with real embeddings (the own tenant),
+    one transaction per batch; returns the vectors it embedded."""
+    from memory.backends.sqlite.schema import scope_token
+    from memory.backends.sqlite.search import as_blob
+    from memory.embeddings import model_name_of
+
+    model = model_name_of(embeddings)
+    scope = scope_token("episodes", ns.tenant, ns.agent)
+    embedded = []
+    for lo in range(start, stop, batch):
+        episodes = list(_episodes(tenant_index, lo, min(stop, lo + batch), model, timeline))
+        texts = [e.embedding_text() for e in episodes]
+        vectors = np.asarray(embeddings.embed_documents(texts), dtype=np.float32)
+        embedded.append(vectors)
+        with memory.db.write() as conn:
+            next_id = (conn.execute("SELECT max(id) FROM episodes").fetchone()[0] or 0) + 1
+            rows = [(next_id + n, ns.tenant, ns.agent, e.run_id, e.task_type, e.outcome.value, e.created_at.timestamp(),
+                     e.expires_at.timestamp(), model, as_blob(v), e.model_dump_json())
+                    for n, (e, v) in enumerate(zip(episodes, vectors, strict=True))]
+            conn.executemany(
+                "INSERT INTO episodes (id, tenant, agent, run_id, task_type, outcome, created_at, expires_at, model, "
+                "vector, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+            conn.executemany("INSERT INTO episodes_fts (rowid, scope, body, idents) VALUES (?, ?, ?, ?)",
+                             [(next_id + n, scope, text, episode_identifiers(e))
+                              for n, (e, text) in enumerate(zip(episodes, texts, strict=True))])
+    return np.concatenate(embedded) if embedded else np.zeros((0, 0), dtype=np.float32)
+
+
+_POOLS: dict[tuple, tuple[list[str], list[str], list[str]]] = {}
+_RUN, _CREATED, _EXPIRES = "\u0000run\u0000", "\u0000created\u0000", "\u0000expires\u0000"
+
+
+def _other_pool(tenant_index: int, model: str, size: int, anchor: datetime) -> tuple[list[str], list[str], list[str]]:
+    """(texts, identifier strings, record JSON templates) of one other tenant, built once."""
+
+    key = (tenant_index, model, size)
+    if key not in _POOLS:
+        pool = list(_episodes(tenant_index, 0, size, model, Timeline(anchor, size)))
+        texts = [e.embedding_text() for e in pool]
+        idents = [episode_identifiers(e) for e in pool]
+        templates = [json.dumps(dict(e.model_dump(mode="json"), run_id=_RUN, created_at=_CREATED, expires_at=_EXPIRES))
+                     for e in pool]
+        _POOLS[key] = (texts, idents, templates)
+    return _POOLS[key]
+
+
+def insert_other_episodes(memory, ns: Namespace, tenant_index: int, start: int, stop: int, model: str,
+                          timeline: Timeline, vector_pool: np.ndarray, pool_size: int = 2_000,
+                          batch: int = 50_000) -> None:
+    """Other tenants' episodes, fast: texts cycle through a pool of `pool_size` generated ones
+    (their identifiers computed once by the backend's `identifiers`), vectors through `vector_pool`,
+    rows written with executemany and explicit row ids. They load the shared tables and the
+    full-text index exactly as real rows of another tenant do."""
+    from memory.backends.sqlite.schema import scope_token
+    from memory.backends.sqlite.search import as_blob
+
+    scope = scope_token("episodes", ns.tenant, ns.agent)
+    texts, idents, templates = _other_pool(tenant_index, model, pool_size, timeline.anchor)
+    blobs = [as_blob(v) for v in vector_pool]
+    ttl = timedelta(days=90).total_seconds()
+    for lo in range(start, stop, batch):
+        hi = min(stop, lo + batch)
+        with memory.db.write() as conn:
+            next_id = (conn.execute("SELECT max(id) FROM episodes").fetchone()[0] or 0) + 1
+            rows, fts = [], []
+            for offset, i in enumerate(range(lo, hi)):
+                p = i % len(texts)
+                created = timeline.created(i)
+                created_ts = created.timestamp()
+                run_id = f"bench-{tenant_index:02d}-{i:07d}"
+                record = (templates[p].replace(_RUN, run_id, 1).replace(_CREATED, created.isoformat(), 1)
+                          .replace(_EXPIRES, datetime.fromtimestamp(created_ts + ttl, UTC).isoformat(), 1))
+                row_id = next_id + offset
+                rows.append((row_id, ns.tenant, ns.agent, run_id, "supplier_contract_review",
+                             "FAILED" if i % 10 == 0 else "COMPLETED", created_ts, created_ts + ttl, model,
+                             blobs[i % len(blobs)], record))
+                fts.append((row_id, scope, texts[p], idents[p]))
+            conn.executemany(
+                "INSERT INTO episodes (id, tenant, agent, run_id, task_type, outcome, created_at, expires_at, model, "
+                "vector, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+            conn.executemany("INSERT INTO episodes_fts (rowid, scope, body, idents) VALUES (?, ?, ?, ?)", fts)
+
+
+def _fact_text(tenant_index: int, i: int) -> str:
+    rng = random.Random(tenant_index * 7_000_003 + i)
+    text = rng.choice(FACT_TEMPLATES).format(
+        kind=rng.choice(KINDS), party=party(rng), clause=rng.choice(CLAUSES).replace("_", " "),
+        sec=f"{rng.randint(2, 24)}.{rng.randint(1, 9)}", amount=f"USD {rng.randint(1, 90) * 10_000:,}")
+    return f"{text} (#{i})"
+
+
+def insert_facts(memory, ns: Namespace, tenant_index: int, count: int, embeddings, domain: str,
+                 vector_pool: np.ndarray | None = None, batch: int = 20_000, pool_size: int = 2_000) -> None:
+    """Facts of one tenant. Own facts (no `vector_pool`): unique texts, real embeddings. Other
+    tenants: texts cycle through a pool of `pool_size`, vectors through `vector_pool`."""
+    from memory.backends.sqlite.schema import scope_token
+    from memory.backends.sqlite.search import as_blob
+    from memory.embeddings import model_name_of
+    from memory.retrieval import identifiers
+
+    model = model_name_of(embeddings)
+    scope = scope_token("facts", ns.tenant)
+    now = datetime.now(UTC)
+    own = vector_pool is None
+    texts = None if own else [_fact_text(tenant_index, i) for i in range(min(count, pool_size))]
+    idents = None if own else [" ".join(sorted(identifiers(t))) for t in texts]
+    for lo in range(0, count, batch):
+        hi = min(count, lo + batch)
+        if own:
+            batch_texts = [_fact_text(tenant_index, i) for i in range(lo, hi)]
+            batch_idents = [" ".join(sorted(identifiers(t))) for t in batch_texts]
+            vectors = np.asarray(embeddings.embed_documents(batch_texts), dtype=np.float32)
+        else:
+            batch_texts = [texts[i % len(texts)] for i in range(lo, hi)]
+            batch_idents = [idents[i % len(idents)] for i in range(lo, hi)]
+            vectors = vector_pool[np.arange(lo, hi) % len(vector_pool)]
+        with memory.db.write() as conn:
+            next_id = (conn.execute("SELECT max(id) FROM facts").fetchone()[0] or 0) + 1
+            rows, fts = [], []
+            for offset, (text, ident, vector) in enumerate(zip(batch_texts, batch_idents, vectors, strict=True)):
+                fact = Fact(fact_id=f"fact-{tenant_index:02d}-{lo + offset:06d}", domain=domain, text=text,
+                            confidence=0.8, source_runs=["a", "b", "c"], created_at=now, updated_at=now,
+                            embedding_model=model)
+                rows.append((next_id + offset, ns.tenant, fact.fact_id, domain, now.timestamp(), model, as_blob(vector),
+                             fact.model_dump_json()))
+                fts.append((next_id + offset, scope, text, ident))
+            conn.executemany("INSERT INTO facts (id, tenant, fact_id, domain, updated_at, model, vector, record) "
+                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+            conn.executemany("INSERT INTO facts_fts (rowid, scope, body, idents) VALUES (?, ?, ?, ?)", fts)
+
+
+def add_procedures(memory, ns: Namespace, task_type: str) -> None:
+    """One validated, proven procedure for the task type and a few others, as a real tenant has."""
+    steps = ["List the sections once", "Assess every playbook clause type against its section",
+             "Search for clause types whose heading did not match", "Record one finding per clause type"]
+    for number, (ttype, status) in enumerate([(task_type, ProcedureStatus.VALIDATED), (task_type, ProcedureStatus.PENDING),
+                                              ("nda_review", ProcedureStatus.VALIDATED), ("lease_review", ProcedureStatus.PENDING)]):
+        proc = memory.procedures.propose(ns, Procedure(procedure_id=f"bench-proc-{number}", task_type=ttype,
+                                                       title=f"Review a {ttype.replace('_', ' ')} ({number})",
+                                                       steps=steps, source_runs=["a"]))
+        if status is ProcedureStatus.VALIDATED:
+            memory.procedures.set_status(ns, proc.procedure_id, status, by="bench")
+            for run in range(5):
+                memory.procedures.record_application(ns, proc.procedure_id, success=run != 2, run_id=f"r{run}")
+
+
+class FillState:
+    """`fill.json` in the data folder: how many rows of each kind are already stored."""
+
+    def __init__(self, folder: Path) -> None:
+        self.path = folder / "fill.json"
+        self.data = json.loads(self.path.read_text()) if self.path.exists() else {}
+
+    def save(self) -> None:
+        self.path.write_text(json.dumps(self.data, indent=2))

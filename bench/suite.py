@@ -1,0 +1,187 @@
+"""Run the benchmarks, print their tables, write their JSON (and the improvement PNG).
+
+`run_benchmark(name, ...)` runs one; `run_all` runs them all in one process, side by side, so
+machine noise cancels. Sizes: "full" is what `make bench` measures, "tiny" is what the test
+suite runs to prove every benchmark works end to end (its figures mean nothing).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from agent.errors import ConfigurationError
+from agent.progress import track
+from bench import bootstrap, compression, cuad, improvement, retrieval, writepath
+from bench.common import write_result
+
+NAMES = ("improvement", "bootstrap", "retrieval", "compression", "writepath", "cuad")
+SIZES: dict[str, dict[str, dict[str, Any]]] = {
+    "full": {
+        "improvement": {},
+        "bootstrap": {"sizes": bootstrap.FULL_SIZES, "facts": 10_000, "n_queries": 200, "cold_runs": 3},
+        "retrieval": {"distractors": 300},
+        "compression": {"steps": 220},
+        "writepath": {"count": 100, "episodes": 1000},
+        "cuad": {"runs": 5},
+    },
+    "tiny": {
+        "improvement": {"limit": 2},
+        "bootstrap": {"sizes": (40, 120), "facts": 30, "n_queries": 5, "cold_runs": 1},
+        "retrieval": {"distractors": 5},
+        "compression": {"steps": 40},
+        "writepath": {"count": 2, "episodes": 20, "sources": 1},
+        "cuad": {"runs": 1, "evaluate": False},
+    },
+}
+
+
+def _pct(x: float) -> str:
+    return f"{x:.0%}"
+
+
+def _table(title: str, columns: list[str], rows: list[list[str]]) -> Table:
+    table = Table(title=title, title_justify="left")
+    for column in columns:
+        table.add_column(column)
+    for row in rows:
+        table.add_row(*row)
+    return table
+
+
+def render(name: str, result: dict[str, Any]) -> list[Table]:
+    """The result as rich tables (what the command prints)."""
+    if name == "improvement":
+        tables = [_table("1. Memory-driven improvement (memory on / off per run)", improvement.COLUMNS,
+                         improvement.table_rows(result))]
+        rows = []
+        for seq in result["sequences"]:
+            third = seq.get("third_run")
+            if third:
+                rows.append([seq["sequence"], f"{_pct(third['tool_ratio'])} (target <= 50%: "
+                             f"{'met' if third['tool_target_met'] else 'MISSED'})",
+                             f"{_pct(third['token_ratio'])} (target <= 60%: {'met' if third['token_target_met'] else 'MISSED'})",
+                             f"{third['recall_on']:.2f} vs {third['recall_off']:.2f}"])
+        if rows:
+            tables.append(_table("Third similar contract: memory on as a share of memory off",
+                                 ["sequence", "tool calls", "tokens", "recall on vs off"], rows))
+        return tables
+    if name == "bootstrap":
+        rows = []
+        for size in result["sizes"]:
+            lat = size["latency_ms"]
+            found = size["target_found_at_3"]
+            rows.append([f"{size['own_episodes']:,}",
+                         *(f"{lat[k]['p50']:.1f} / {lat[k]['p95']:.1f}" for k in
+                           ("bootstrap", "episodic", "semantic", "procedural", "reference")),
+                         f"{size['first_search_ms']:.0f}",
+                         f"{found['full']:.2f} / {found['reference']:.2f}"])
+        tables = [_table(f"2. Bootstrap latency, ms p50 / p95 ({result['sizes'][0]['queries']} queries; "
+                         f"{result['own_facts']:,} facts; other tenants x{result['other_tenant_factor']})",
+                         ["own episodes", "bootstrap", "episodic", "semantic", "procedural", "reference (100 newest)",
+                          "first search", "named episode in top 3: full / reference"], rows)]
+        t = result["targets"]
+        summary = [[f"p95 at largest size {t['p95_at_largest_ms']:.1f} ms (target < {t['p95_target_ms']:.0f})",
+                    "met" if t["p95_met"] else "MISSED"],
+                   [f"p95 growth largest / smallest {t['growth']}x (target <= {t['growth_target']:.0f}x)",
+                    "met" if t["growth_met"] else "MISSED"]]
+        if result.get("cold_start"):
+            summary.append([f"cold start, process start -> first model call (median of {len(result['cold_start']['runs'])})",
+                            f"{result['cold_start']['median_ms']:.0f} ms"])
+        tables.append(_table("Bootstrap targets", ["figure", "value"], summary))
+        return tables
+    if name == "retrieval":
+        kinds = list(result["modes"]["hybrid"]["by_kind"])
+        rows = [[mode, f"{m['recall_at_3']:.3f}", f"{m['mrr']:.3f}",
+                 *(f"{m['by_kind'][k]['recall_at_3']:.2f} / {m['by_kind'][k]['mrr']:.2f}" for k in kinds)]
+                for mode, m in result["modes"].items()]
+        title = (f"3. Retrieval quality: {result['queries']} labelled queries, {result['episodes']} episodes + "
+                 f"{result['distractors']} distractors (hybrid recall@3 target >= 0.9: "
+                 f"{'met' if result['target']['met'] else 'MISSED'})")
+        return [_table(title, ["mode", "recall@3", "MRR", *(f"{k} R@3 / MRR" for k in kinds)], rows)]
+    if name == "compression":
+        rows = []
+        for key in ("with_compression", "without_compression"):
+            r = result[key]
+            rows.append([key.replace("_", " "), str(r["tool_steps"]), f"{r['peak_context_tokens']:,}",
+                         f"{r['total_input_tokens']:,}", str(r["peak_context_messages"]), str(r["compressions"]),
+                         f"{r['findings_in_report']} / {r['findings_visible_at_last_step']}",
+                         str(r["histories_with_split_tool_pairs"])])
+        return [_table(f"4. Working-memory compression over a long run ({result['planned_tool_steps']} tool steps; "
+                       f"peak ratio {_pct(result['peak_ratio'])})",
+                       ["run", "tool steps", "peak context tokens", "input tokens (all calls)", "peak messages",
+                        "compressions", "findings: report / visible at end", "histories with split tool pairs"], rows)]
+    if name == "writepath":
+        c, f, r = result["consolidation"], result["footprint"], result["review_rss"]
+        rows = [["consolidations per second", f"{c['per_second']} (p50 {c['latency_ms']['p50']:.0f} ms, "
+                 f"p95 {c['latency_ms']['p95']:.0f} ms, n={c['count']})"],
+                ["bytes per 1,000 episodes", f"{f['bytes_per_1000']:,} ({f['mb_per_1000']} MiB; vectors "
+                 f"{f['vector_bytes_per_1000']:,}, records {f['record_json_bytes_per_1000']:,})"],
+                ["episode writes per second (public add, one transaction each)", f"{f['adds_per_second']}"],
+                ["peak RSS of one review (fresh process)", f"{r['peak_rss_mb']} MiB (after imports {r['after_imports_mb']} MiB)"]]
+        return [_table("5. Write path and footprint", ["figure", "value"], rows)]
+    if name == "cuad":
+        if not result["available"]:
+            return [_table("6. Real filings (CUAD)", ["figure", "value"], [["not run", f"{result['reason']} ({result['folder']})"]])]
+        longest = result["longest"]
+        rows = [[f"whole-graph review of the longest contract ({longest['bytes']:,} bytes), median of {len(longest['runs_s'])}",
+                 f"{longest['median_s']:.2f} s (target < {longest['target_s']:.0f} s: {'met' if longest['met'] else 'MISSED'}; "
+                 f"{longest['findings']} findings)"]]
+        if "evaluation" in result:
+            ev = result["evaluation"]
+            rows.append([f"eval cuad on {ev['contracts']} contracts", f"{ev['seconds']:.1f} s (macro F1 {ev['macro_f1']:.3f})"])
+        return [_table("6. Real filings (CUAD)", ["figure", "value"], rows)]
+    raise ConfigurationError(f"unknown benchmark {name!r}")
+
+
+def _runner(name: str, data: Path, params: dict[str, Any], log: Callable[[str], None]) -> dict[str, Any]:
+    if name == "improvement":
+        return improvement.run(data, **params)
+    if name == "bootstrap":
+        return bootstrap.run(data, log=log, **params)
+    if name == "retrieval":
+        return retrieval.run(**params)
+    if name == "compression":
+        return compression.run(**params)
+    if name == "writepath":
+        return writepath.run(**params)
+    if name == "cuad":
+        return cuad.run(**params)
+    raise ConfigurationError(f"unknown benchmark {name!r}: choose from {', '.join(NAMES)}")
+
+
+def run_benchmark(name: str, *, out: Path, data: Path, size: str = "full", console: Console | None = None,
+                  command: str = "") -> dict[str, Any]:
+    if size not in SIZES:
+        raise ConfigurationError(f"unknown size {size!r}: use full or tiny")
+    if name not in NAMES:
+        raise ConfigurationError(f"unknown benchmark {name!r}: choose from {', '.join(NAMES)}")
+    console = console or Console()
+    data.mkdir(parents=True, exist_ok=True)
+    start = time.perf_counter()
+    result = _runner(name, data, SIZES[size][name], lambda text: console.print(text, style="dim"))
+    seconds = time.perf_counter() - start
+    result["size"] = size
+    if name == "improvement":
+        result["png"] = improvement.plot(result, out / "improvement.png").name
+    write_result(out, name, result, command=command or f"contract-review bench {name}", seconds=seconds)
+    for table in render(name, result):
+        console.print(table)
+    console.print(f"[dim]{name}: {seconds:.1f} s -> {out / (name + '.json')}[/dim]")
+    return result
+
+
+def run_all(*, out: Path, data: Path, size: str = "full", only: list[str] | None = None,
+            console: Console | None = None) -> dict[str, dict[str, Any]]:
+    console = console or Console()
+    start = time.perf_counter()
+    results = {name: run_benchmark(name, out=out, data=data, size=size, console=console,
+                                   command="contract-review bench all")
+               for name in track(list(only or NAMES), "bench")}
+    console.print(f"all benchmarks: {time.perf_counter() - start:.0f} s")
+    return results

@@ -1,0 +1,281 @@
+"""The `contract-review` command line: the only place errors become messages and exit codes.
+
+Exit codes: 0 success; 1 unexpected failure; 2 bad input (unreadable contract) or usage error;
+3 configuration error; 4 memory store failure; 5 unusable model output; 130 interrupted (Ctrl-C).
+(`EXIT_CODES` below is the same list, shown by `--help` and docs/CLI.md.)
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import click
+import typer
+from rich.console import Console
+from rich.markdown import Markdown
+
+from agent.errors import ConfigurationError, ContractAgentError, user_error
+from agent.progress import is_quiet, set_quiet, track
+from agent.report import render_markdown
+from agent.settings import Settings
+from memory.errors import MemoryBackendError, MemoryConfigError, MemoryRequestError
+from tools.errors import ContractInputError, PlaybookError
+
+EXIT_CODES = (
+    (0, "success"),
+    (1, "unexpected failure"),
+    (2, "bad input (unreadable contract) or usage error"),
+    (3, "configuration error"),
+    (4, "memory store failure"),
+    (5, "unusable model output"),
+    (130, "interrupted (Ctrl-C)"),
+)
+EXIT_CODES_HELP = "Exit codes: " + "; ".join(f"{code} {meaning}" for code, meaning in EXIT_CODES) + "."
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="Review supplier contracts against a playbook, with an agent that remembers across runs.\n\n"
+    "Example: contract-review review contract.pdf --format html --out review.html",
+    epilog=EXIT_CODES_HELP,
+)
+out = Console()
+err = Console(stderr=True)
+
+Tenant = Annotated[str | None, typer.Option("--tenant", help="tenant id (default: settings)")]
+Agent = Annotated[str | None, typer.Option("--agent", help="agent id (default: settings)")]
+Home = Annotated[Path | None, typer.Option("--home", help="data folder (default: CONTRACT_AGENT_HOME)")]
+Format = Annotated[str, typer.Option("--format", "-f", help="text | markdown | json")]
+ReportFormat = Annotated[str, typer.Option("--format", "-f", help="text | markdown | json | html")]
+OutFile = Annotated[Path | None, typer.Option("--out", help="write the report to this file")]
+Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="no progress or status lines on stderr")]
+REPORT_FORMATS = ("text", "markdown", "json", "html")
+
+
+@app.callback()
+def _global_options(
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress or status lines from any command")] = False,
+) -> None:
+    """Review supplier contracts against a playbook, with an agent that remembers across runs."""
+    set_quiet(quiet)
+
+
+def fail(message: str) -> None:
+    """One line on stderr, never wrapped (scripts grep it)."""
+    line = " ".join(str(message).split())
+    sys.stderr.write(line if line.startswith(("error:", "internal error:")) else f"error: {line}")
+    sys.stderr.write("\n")
+
+
+def load_settings(home: Path | None = None, **overrides) -> Settings:
+    values = {k: v for k, v in overrides.items() if v is not None}
+    if home is not None:
+        values["home"] = home
+    return Settings(**values)
+
+
+def emit(text: str, out_file: Path | None) -> None:
+    if out_file is None:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    else:
+        out_file.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
+
+
+@app.command(epilog=EXIT_CODES_HELP)
+def review(
+    paths: Annotated[list[Path], typer.Argument(help="contract files: .pdf, .txt or .md")],
+    fmt: ReportFormat = "text",
+    out_file: OutFile = None,
+    tenant: Tenant = None,
+    agent: Agent = None,
+    model: Annotated[str | None, typer.Option("--model", help="offline | bedrock:<id> | ollama:<name>")] = None,
+    no_memory: Annotated[bool, typer.Option("--no-memory", help="run with the durable tiers off")] = False,
+    task_type: Annotated[str | None, typer.Option("--task-type")] = None,
+    domain: Annotated[str | None, typer.Option("--domain")] = None,
+    thread_id: Annotated[str | None, typer.Option("--thread-id", help="run id / checkpoint thread")] = None,
+    home: Home = None,
+    quiet: Quiet = False,
+) -> None:
+    """Review contracts and print a report (several files: one report each, progress on stderr).
+
+    Example: contract-review review a.pdf b.pdf --format html --out review.html
+    """
+    from graphs.runner import Reviewer, open_checkpointer
+
+    if fmt not in REPORT_FORMATS:
+        raise typer.BadParameter("use text, markdown, json or html", param_hint="--format")
+    settings = load_settings(home, tenant=tenant, agent=agent, task_type=task_type, domain=domain)
+    reports, failures = [], []
+    with open_checkpointer(settings) as saver:
+        reviewer = Reviewer(
+            settings, saver, reviewer_model=model, use_memory=not no_memory,
+        )
+        # One file: a live bar on a terminal only (a log line would add noise to one report).
+        single_quiet = len(paths) < 2 and not sys.stderr.isatty()
+        for path in track(paths, "review", label=lambda p: p.name, quiet=True if quiet or single_quiet else None):
+            try:
+                reports.append(reviewer.review_path(path, thread_id=thread_id if len(paths) == 1 else None))
+            except Exception as exc:
+                failure = user_error(exc)
+                if failure is None:
+                    raise
+                failures.append(failure)
+                exc = failure
+                message = str(exc) if str(path) in str(exc) else f"{path}: {exc}"
+                fail(message)
+    if fmt == "json":
+        emit(json.dumps(reports[0] if len(paths) == 1 and reports else reports, indent=2), out_file)
+    elif reports:
+        show_report(reports, fmt, out_file)
+    if out_file is not None and (reports or fmt == "json") and not quiet:
+        status(f"wrote {fmt} report to {out_file}")
+    if failures:
+        raise typer.Exit(max(f.exit_code for f in failures))
+
+
+def show_report(reports: list[dict], fmt: str, out_file: Path | None) -> None:
+    """Markdown, html or text (Markdown rendered for the terminal; plain Markdown into a file)."""
+    if fmt == "html":
+        from agent.report_html import render_html
+
+        emit(render_html(reports), out_file)
+        return
+    text = "\n".join(render_markdown(r) for r in reports)
+    if fmt == "markdown" or out_file is not None:
+        emit(text, out_file)
+    else:
+        out.print(Markdown(text))
+
+
+def status(message: str) -> None:
+    """A status line on stderr (not for errors; `--quiet` suppresses these)."""
+    if not is_quiet():
+        sys.stderr.write(message + "\n")
+
+
+@app.command(epilog=EXIT_CODES_HELP)
+def resume(
+    thread_id: Annotated[str, typer.Argument(help="thread id of the interrupted run")],
+    fmt: ReportFormat = "text",
+    out_file: OutFile = None,
+    home: Home = None,
+) -> None:
+    """Resume an interrupted review from its SQLite checkpoint.
+
+    Example: CONTRACT_AGENT_CHECKPOINTER=sqlite contract-review resume 6b1f0c... --format html
+    """
+    from graphs.runner import Reviewer, open_checkpointer
+
+    if fmt not in REPORT_FORMATS:
+        raise typer.BadParameter("use text, markdown, json or html", param_hint="--format")
+    settings = load_settings(home, checkpointer="sqlite")
+    with open_checkpointer(settings) as saver:
+        report = Reviewer(settings, saver).resume(thread_id)
+    if fmt == "json":
+        emit(json.dumps(report, indent=2), out_file)
+    else:
+        show_report([report], fmt, out_file)
+    if out_file is not None:
+        status(f"wrote {fmt} report to {out_file}")
+
+
+@app.command()
+def demo(
+    home: Home = None,
+    show_reports: Annotated[bool, typer.Option("--reports/--no-reports", help="print each review's report")] = True,
+    fmt: Annotated[str, typer.Option("--format", "-f", help="text | json (one row per run, no reports)")] = "text",
+    quiet: Quiet = False,
+) -> None:
+    """Review the sample contracts on a fresh data folder: same-template ones in sequence with memory (and once without, to compare), then the others.
+
+    Example: contract-review demo --no-reports
+    """
+    from cli.demo import run_demo
+
+    if fmt not in ("text", "json"):
+        raise typer.BadParameter("use text or json", param_hint="--format")
+    run_demo(out, home=home, show_reports=show_reports, fmt=fmt, quiet=quiet or None)
+
+
+from cli import ops  # noqa: E402, F401  (its commands decay, review, reembed join memory_app)
+from cli.memory import memory_app  # noqa: E402  (sub-command group)
+
+app.add_typer(memory_app, name="memory")
+
+from cli.bench import bench_app  # noqa: E402  (sub-command group)
+
+app.add_typer(bench_app, name="bench")
+
+eval_app = typer.Typer(
+    help="Measure the contract tools against labelled data.\n\nExample: contract-review eval cuad --data ../shared/cuad",
+    no_args_is_help=True,
+)
+app.add_typer(eval_app, name="eval")
+
+
+@eval_app.command("cuad")
+def eval_cuad(
+    data: Annotated[Path, typer.Option("--data", help="folder with contracts/*.txt and labels.jsonl")],
+    fmt: Annotated[str, typer.Option("--format", "-f", help="text | json")] = "text",
+) -> None:
+    """Clause detection against CUAD lawyer labels (no model in the loop).
+
+    Example: contract-review eval cuad --data ../shared/cuad --format json
+    """
+    from tools.detection.cuad_eval import evaluate_cuad, format_cuad_report
+
+    result = evaluate_cuad(data)
+    emit(json.dumps(result, indent=2) if fmt == "json" else format_cuad_report(result), None)
+
+
+def _is_connection_error(exc: BaseException) -> bool:
+    """Refused or unreachable connections, whichever HTTP client raised them."""
+    while exc is not None:
+        if isinstance(exc, ConnectionError) or type(exc).__name__ in ("ConnectError", "ConnectTimeout"):
+            return True
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
+def quiet_library_logs() -> None:
+    """Libraries log at INFO/DEBUG (bm25s, presidio); a CLI user wants only warnings."""
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    for name in ("bm25s", "presidio-analyzer", "presidio_analyzer", "httpx", "wordllama"):
+        logging.getLogger(name).setLevel(logging.WARNING)
+
+
+def main(argv: list[str] | None = None) -> int:
+    quiet_library_logs()
+    try:
+        # In non-standalone mode click returns the code of a `typer.Exit` instead of exiting.
+        result = app(args=argv, standalone_mode=False, prog_name="contract-review")
+    except (ContractAgentError, ContractInputError, PlaybookError, MemoryConfigError, MemoryRequestError,
+            MemoryBackendError) as exc:
+        error = user_error(exc)
+        fail(f"error: {error}")
+        return error.exit_code
+    # typer >= 0.2x vendors click: its exceptions are not click's, so catch both families.
+    except (click.exceptions.Exit, typer.Exit) as exc:
+        return exc.exit_code
+    except (click.exceptions.Abort, typer.Abort):
+        err.print("aborted")
+        return 130
+    except (click.ClickException, typer.TyperException) as exc:  # usage errors
+        exc.show()
+        return 2
+    except Exception as exc:  # last resort: one line, not a traceback
+        if _is_connection_error(exc):  # e.g. an `ollama:` model with no Ollama server running
+            fail(f"error: cannot reach a model or memory service ({type(exc).__name__}: {exc}); "
+                 "is the server running and its URL right?")
+            return ConfigurationError.exit_code
+        fail(f"internal error: {type(exc).__name__}: {exc}")
+        return 1
+    return result if isinstance(result, int) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

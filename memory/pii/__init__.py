@@ -1,0 +1,91 @@
+"""PII scrubbing: replace personal data in text with its type label before any memory write.
+
+`scrub(text)` returns the text with every entity replaced by a label such as `<PERSON>` or
+`<IBAN_CODE>`, plus where each entity was (never the removed value). The labels are those of
+Presidio and Amazon Comprehend, so a `Scrubber` backed by Comprehend can replace the offline
+`memory.pii.local.LocalScrubber` without changing any caller. The offline scrubber reads whole
+texts at once; `split_for_limit` prepares text for services that read only part of a call
+(Comprehend: 5,000 characters), and `apply_entities` turns their findings into a result.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from memory.pii.base import (  # noqa: F401  (the vocabulary, re-exported)
+    BANK_ACCOUNT,
+    CREDIT_CARD,
+    EMAIL_ADDRESS,
+    ENTITY_TYPES,
+    IBAN_CODE,
+    PERSON,
+    PHONE_NUMBER,
+    STREET_ADDRESS,
+    TAX_ID,
+    US_SSN,
+    PiiEntity,
+    Scrubber,
+    ScrubResult,
+    apply_entities,
+    label,
+    split_for_limit,
+)
+from memory.records import RunArtifacts
+
+if TYPE_CHECKING:
+    from memory.pii.local import LocalScrubber
+
+@lru_cache(maxsize=1)
+def default_scrubber() -> LocalScrubber:
+    """The process-wide offline scrubber (built on first use: importing Presidio takes ~1 s)."""
+    from memory.pii.local import LocalScrubber
+
+    return LocalScrubber()
+
+
+def scrub(text: str) -> ScrubResult:
+    """Scrub `text` with the default offline scrubber."""
+    return default_scrubber().scrub(text)
+
+
+def load_scrubber(spec: str | Scrubber, *, region: str = "us-east-1") -> Scrubber:
+    """"local" (offline recognizers) or "comprehend" (Amazon Comprehend, chunked); instances pass."""
+    if not isinstance(spec, str):
+        return spec
+    if spec == "local":
+        return default_scrubber()
+    if spec == "comprehend":
+        from memory.pii.comprehend import ComprehendScrubber
+
+        return ComprehendScrubber(region=region)
+    from memory.errors import MemoryConfigError
+
+    raise MemoryConfigError(f"unknown PII scrubber {spec!r}: use 'local' or 'comprehend'")
+
+
+def scrub_artifacts(artifacts: RunArtifacts, scrubber: Scrubber | None = None) -> RunArtifacts:
+    """A copy of `artifacts` with every free-text field scrubbed (summary, findings, approach,
+    patterns, proposed facts and procedure); tool names and counts are kept as they are."""
+    scrubber = scrubber or default_scrubber()
+
+    def clean(value: str) -> str:
+        return scrubber.scrub(value).text if value else value
+
+    update: dict = {
+        "task_summary": clean(artifacts.task_summary),
+        "key_findings": [clean(f) for f in artifacts.key_findings],
+        "approach": clean(artifacts.approach),
+        "reusable_patterns": [clean(p) for p in artifacts.reusable_patterns],
+        "fact_candidates": [
+            fact.model_copy(update={"text": clean(fact.text)}) for fact in artifacts.fact_candidates
+        ],
+    }
+    if artifacts.procedure is not None:
+        update["procedure"] = artifacts.procedure.model_copy(
+            update={
+                "title": clean(artifacts.procedure.title),
+                "steps": [clean(s) for s in artifacts.procedure.steps],
+            }
+        )
+    return artifacts.model_copy(update=update)
