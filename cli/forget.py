@@ -14,22 +14,32 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
-from agent.errors import ConfigurationError, InputError
+from agent.errors import ConfigurationError, InputError, MemoryStoreError
 from agent.settings import Settings
+from memory.errors import MemoryRequestError
+from memory.records import check_run_id
 
 console = Console()
 
 
-def forget_checkpoints(path: Path, thread_ids: Sequence[str]) -> int:
-    """Delete the working-memory checkpoints of `thread_ids` (a run's thread id is its run id)
-    from the SQLite checkpoint file, zeroing the freed pages; returns threads removed."""
-    if not thread_ids or not path.exists():
+def forget_checkpoints(path: Path, thread_ids: Sequence[str], *, tenant: str | None = None) -> int:
+    """Delete working-memory checkpoints from the SQLite checkpoint file: every thread of `tenant`
+    (threads are `<tenant>/<agent>/<run id>`: finished, interrupted or never resumed alike) and
+    the threads named in `thread_ids` (runs of older versions, whose thread id was the run id).
+    Freed pages are zeroed, the file rebuilt and its WAL truncated, so no byte of an erased
+    checkpoint stays on disk, encrypted or not. Returns the number of threads removed."""
+    if not (thread_ids or tenant) or not path.exists():
         return 0
-    ids = sorted(set(thread_ids))
     conn = sqlite3.connect(path)
     try:
         conn.execute("PRAGMA secure_delete = ON")
         found: set[str] = set()
+        prefix = f"{tenant}/" if tenant else None
+        owned = [r[0] for r in conn.execute(
+            "SELECT DISTINCT thread_id FROM checkpoints WHERE substr(thread_id, 1, ?) = ? "
+            "UNION SELECT DISTINCT thread_id FROM writes WHERE substr(thread_id, 1, ?) = ?",
+            (len(prefix), prefix, len(prefix), prefix))] if prefix else []
+        ids = sorted(set(thread_ids) | set(owned))
         with conn:
             for start in range(0, len(ids), 500):
                 chunk = ids[start:start + 500]
@@ -41,7 +51,7 @@ def forget_checkpoints(path: Path, thread_ids: Sequence[str]) -> int:
         conn.execute("VACUUM")  # index pages keep deleted thread ids as dividers: rebuild the file
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     except sqlite3.Error as exc:
-        raise ConfigurationError(f"cannot erase checkpoints in {path}: {exc}") from exc
+        raise MemoryStoreError(f"cannot erase checkpoints in {path}: {exc}") from exc
     finally:
         conn.close()
     return len(found)
@@ -94,12 +104,16 @@ def add_forget_commands(app: typer.Typer, open_memory_for: Callable[..., tuple[S
             return
         if record is not None and run:
             raise InputError("give either --record or --run, not both")
-        _, ns, memory = open_memory_for(home, tenant, agent)
+        _, ns, memory = open_memory_for(home, tenant, agent, record_id=record)
         if record is not None:
             removed = _known(lambda: forgetting.forget_record(memory, ns, record))
             head = f"removed {removed['record']['kind']} {record} of {ns.tenant}/{ns.agent} and its source runs"
         else:
-            removed = forgetting.forget_runs(memory, ns, run or [])
+            try:
+                runs = [check_run_id(r) for r in run or []]
+            except MemoryRequestError as exc:
+                raise ConfigurationError(str(exc)) from None
+            removed = forgetting.forget_runs(memory, ns, runs)
             head = f"quarantined {len(removed['runs'])} run(s) of {ns.tenant}/{ns.agent}"
         _print(removed, fmt, [
             head,
@@ -118,7 +132,7 @@ def add_forget_commands(app: typer.Typer, open_memory_for: Callable[..., tuple[S
             typer.confirm(f"Erase ALL memory of tenant {tenant!r} (every agent, every tier)?", abort=True)
         runs = forgetting.tenant_run_ids(memory, tenant)
         counts = forgetting.forget_tenant(memory, tenant)
-        counts["checkpoint_threads"] = forget_checkpoints(settings.checkpoint_path, sorted(runs))
+        counts["checkpoint_threads"] = forget_checkpoints(settings.checkpoint_path, sorted(runs), tenant=tenant)
         total = sum(v for k, v in counts.items() if k != "knowledge_base_sync_started")
         lines = [f"erased tenant {tenant}: {total} record(s)"]
         lines += [f"  {name}: {count}" for name, count in counts.items()]
@@ -141,7 +155,7 @@ def add_forget_commands(app: typer.Typer, open_memory_for: Callable[..., tuple[S
         """
         from memory import forget as forgetting
 
-        _, ns, memory = open_memory_for(home, tenant, agent)
+        _, ns, memory = open_memory_for(home, tenant, agent, record_id=record_id)
         found = _known(lambda: forgetting.trace(memory, ns, record_id)).as_dict()
         _print(found, fmt, [
             f"{found['kind']} {record_id}: {found['text']}",

@@ -18,7 +18,7 @@ import typer
 from rich.console import Console
 from rich.markdown import Markdown
 
-from agent.errors import ConfigurationError, ContractAgentError, user_error
+from agent.errors import ConfigurationError, ContractAgentError, InputError, user_error
 from agent.progress import is_quiet, set_quiet, track
 from agent.report import render_markdown
 from agent.settings import Settings
@@ -104,11 +104,14 @@ def review(
 
     Example: contract-review review a.pdf b.pdf --format html --out review.html
     """
-    from graphs.runner import Reviewer, open_checkpointer
+    from graphs.runner import Reviewer, context_from_settings, open_checkpointer, valid_run_id
 
     if fmt not in REPORT_FORMATS:
         raise typer.BadParameter("use text, markdown, json or html", param_hint="--format")
     settings = load_settings(home, tenant=tenant, agent=agent, task_type=task_type, domain=domain)
+    context_from_settings(settings)  # crafted ids fail here, before anything is opened or written
+    if thread_id is not None:
+        valid_run_id(thread_id)
     reports, failures = [], []
     with open_checkpointer(settings) as saver:
         reviewer = Reviewer(
@@ -119,13 +122,11 @@ def review(
         for path in track(paths, "review", label=lambda p: p.name, quiet=True if quiet or single_quiet else None):
             try:
                 reports.append(reviewer.review_path(path, thread_id=thread_id if len(paths) == 1 else None))
-            except Exception as exc:
-                failure = user_error(exc)
-                if failure is None:
-                    raise
+            except Exception as exc:  # one file's failure never aborts the others: report it, go on
+                failure = file_failure(exc)
                 failures.append(failure)
-                exc = failure
-                message = str(exc) if str(path) in str(exc) else f"{path}: {exc}"
+                about_file = isinstance(failure, InputError) or type(failure) is ContractAgentError
+                message = f"{path}: {failure}" if about_file and str(path) not in str(failure) else str(failure)
                 fail(message)
     if fmt == "json":
         emit(json.dumps(reports[0] if len(paths) == 1 and reports else reports, indent=2), out_file)
@@ -135,6 +136,18 @@ def review(
         status(f"wrote {fmt} report to {out_file}")
     if failures:
         raise typer.Exit(max(f.exit_code for f in failures))
+
+
+def file_failure(exc: Exception) -> ContractAgentError:
+    """The error one file of a batch ended with, as the agent error it stands for; an unexpected
+    one becomes an `internal error:` line (exit code 1) instead of a traceback."""
+    failure = user_error(exc)
+    if failure is None and _is_connection_error(exc):
+        failure = ConfigurationError(connection_message(exc))
+    if failure is None:
+        failure = ContractAgentError(f"internal error: {type(exc).__name__}: {exc}")
+    failure.__cause__ = failure.__cause__ or exc
+    return failure
 
 
 def show_report(reports: list[dict], fmt: str, out_file: Path | None) -> None:
@@ -159,22 +172,27 @@ def status(message: str) -> None:
 
 @app.command(epilog=EXIT_CODES_HELP)
 def resume(
-    thread_id: Annotated[str, typer.Argument(help="thread id of the interrupted run")],
+    thread_id: Annotated[str, typer.Argument(help="run id (thread id) of the interrupted run")],
     fmt: ReportFormat = "text",
     out_file: OutFile = None,
+    tenant: Annotated[str | None, typer.Option(
+        "--tenant", help="only when runs of several tenants share the id: which one")] = None,
+    agent: Annotated[str | None, typer.Option(
+        "--agent", help="only when runs of several agents share the id: which one")] = None,
     home: Home = None,
 ) -> None:
-    """Resume an interrupted review from its SQLite checkpoint.
+    """Resume an interrupted review from its SQLite checkpoint, as the tenant and agent that started it.
 
     Example: CONTRACT_AGENT_CHECKPOINTER=sqlite contract-review resume 6b1f0c... --format html
     """
-    from graphs.runner import Reviewer, open_checkpointer
+    from graphs.runner import Reviewer, open_checkpointer, valid_run_id
 
     if fmt not in REPORT_FORMATS:
         raise typer.BadParameter("use text, markdown, json or html", param_hint="--format")
+    valid_run_id(thread_id)
     settings = load_settings(home, checkpointer="sqlite")
     with open_checkpointer(settings) as saver:
-        report = Reviewer(settings, saver).resume(thread_id)
+        report = Reviewer(settings, saver).resume(thread_id, tenant=tenant, agent=agent)
     if fmt == "json":
         emit(json.dumps(report, indent=2), out_file)
     else:
@@ -241,6 +259,11 @@ def _is_connection_error(exc: BaseException) -> bool:
     return False
 
 
+def connection_message(exc: BaseException) -> str:
+    return (f"cannot reach a model or memory service ({type(exc).__name__}: {exc}); "
+            "is the server running and its URL right?")
+
+
 def quiet_library_logs() -> None:
     """Libraries log at INFO/DEBUG (bm25s, presidio); a CLI user wants only warnings."""
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
@@ -269,8 +292,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except Exception as exc:  # last resort: one line, not a traceback
         if _is_connection_error(exc):  # e.g. an `ollama:` model with no Ollama server running
-            fail(f"error: cannot reach a model or memory service ({type(exc).__name__}: {exc}); "
-                 "is the server running and its URL right?")
+            fail(f"error: {connection_message(exc)}")
             return ConfigurationError.exit_code
         fail(f"internal error: {type(exc).__name__}: {exc}")
         return 1

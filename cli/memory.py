@@ -33,15 +33,27 @@ TIERS = ("episodes", "facts", "procedures")
 MAX_LIST = 1_000_000
 
 
-def _open(home: Path | None, tenant: str | None, agent: str | None):
+def _open(home: Path | None, tenant: str | None, agent: str | None, *, record_id: str | None = None):
+    """(settings, namespace, backend) for a command; crafted ids (and a crafted record id, when
+    the command names one) are refused in one line before the store is opened."""
     from memory.backends import open_memory
+    from memory.errors import MemoryRequestError
+    from memory.records import check_run_id
+
+    if record_id is not None:  # record ids are run ids, fact keys or procedure ids: one charset
+        try:
+            check_run_id(record_id)
+        except MemoryRequestError as exc:
+            raise ConfigurationError(str(exc).replace("invalid run id", "invalid record id", 1)) from None
 
     values: dict[str, Any] = {}
     if home is not None:
         values["home"] = home
     settings = Settings(**values)
     try:
-        ns = Namespace(tenant=tenant or settings.tenant, agent=agent or settings.agent)
+        # an id given explicitly is checked as given: `--tenant ""` is refused, not the default
+        ns = Namespace(tenant=settings.tenant if tenant is None else tenant,
+                       agent=settings.agent if agent is None else agent)
     except ValueError as exc:
         errors = exc.errors() if hasattr(exc, "errors") else []  # pydantic: the message, not its help URL
         raise ConfigurationError(errors[0]["msg"].removeprefix("Value error, ") if errors else str(exc)) from None
@@ -111,7 +123,7 @@ def show(record_id: str, fmt: Format = "text", tenant: Tenant = None, agent: Age
 
     Example: contract-review memory show 6b1f0c2d
     """
-    _, ns, memory = _open(home, tenant, agent)
+    _, ns, memory = _open(home, tenant, agent, record_id=record_id)
     record = memory.episodes.get(ns, record_id) or memory.facts.get(ns, record_id) or memory.procedures.get(ns, record_id)
     if record is None:
         raise ConfigurationError(f"no episode, fact or procedure {record_id!r} for {ns.tenant}/{ns.agent}")
@@ -160,7 +172,7 @@ def _set_status(procedure_id: str, status: ProcedureStatus, by: str, home, tenan
     from agent.progress import is_quiet
     from memory import procedural
 
-    _, ns, memory = _open(home, tenant, agent)
+    _, ns, memory = _open(home, tenant, agent, record_id=procedure_id)
     if memory.procedures.get(ns, procedure_id) is None:
         raise ConfigurationError(f"no procedure {procedure_id!r} for {ns.tenant}/{ns.agent}")
     change = procedural.approve if status == ProcedureStatus.VALIDATED else procedural.reject

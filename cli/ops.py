@@ -66,7 +66,7 @@ def decay(
         )
     except ValueError as exc:
         raise ConfigurationError(f"invalid decay setting: {exc}") from None
-    scope = [ns] if tenant or agent else memory.namespaces()
+    scope = [ns] if tenant is not None or agent is not None else memory.namespaces()
     moment = _moment(as_of)
     reports = [
         decay_all(memory, [each], policy, moment, dry_run=dry_run)[0]
@@ -163,7 +163,7 @@ def _decide(decision: str, procedure_id: str, by: str, fmt: str, tenant, agent, 
     from memory.review import decide
 
     _check_format(fmt)
-    _, ns, memory = _open(home, tenant, agent)
+    _, ns, memory = _open(home, tenant, agent, record_id=procedure_id)
     if memory.procedures.get(ns, procedure_id) is None:
         raise ConfigurationError(f"no procedure {procedure_id!r} for {ns.tenant}/{ns.agent}")
     procedure = decide(memory.procedures, ns, procedure_id, decision, by=by)

@@ -12,6 +12,7 @@ from agent.prompts import reviewer_system_prompt, task_prompt
 from graphs.context import ReviewContext
 from graphs.memory_steps import build_memory_block, episodic_read, procedural_read, semantic_read
 from graphs.state import BootstrapOutput, ReviewState
+from memory.records import check_run_id
 from tools.contract import parse_contract
 from tools.playbook import load_playbook
 
@@ -27,7 +28,8 @@ def prepare(state: ReviewState, runtime: Runtime[ReviewContext]) -> dict:
     return {
         "contract": contract,
         "contract_text": "",  # the parsed contract replaces the raw input in the checkpoint
-        "run_id": state.get("run_id") or uuid.uuid4().hex,
+        # the run id keys the episode and the checkpoint thread: a crafted one is refused here too
+        "run_id": check_run_id(state["run_id"]) if state.get("run_id") else uuid.uuid4().hex,
         "task": task,
     }
 

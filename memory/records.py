@@ -9,7 +9,35 @@ from typing import Generic, TypeVar
 
 from pydantic import BaseModel, Field, field_validator
 
+from memory.errors import MemoryRequestError
+
 _ID_RE = re.compile(r"^[a-z0-9][a-z0-9_.-]{0,62}$")
+# A run id is also a checkpoint thread's last key part and a stored field: no separator, no
+# path segment, no control character, bounded length (uuid4 hex is what runs get by default).
+_RUN_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$")
+ID_RULE = "use 1-63 of a-z, 0-9, '_', '-', '.', starting with a letter or digit"
+RUN_ID_RULE = "use 1-128 of A-Z, a-z, 0-9, '_', '-', '.', starting with a letter or digit"
+
+
+def _shown(value: object) -> str:
+    """A crafted value as one short line for an error message (repr escapes newlines)."""
+    text = repr(value)
+    return text if len(text) <= 70 else f"{text[:60]}... ({len(str(value))} characters)"
+
+
+def check_id(value: object, kind: str = "id") -> str:
+    """`value` if it is a valid tenant, agent, task type or domain id, else MemoryRequestError
+    (a ValueError) with a one-line message."""
+    if not isinstance(value, str) or not _ID_RE.fullmatch(value):
+        raise MemoryRequestError(f"invalid {kind} {_shown(value)}: {ID_RULE}")
+    return value
+
+
+def check_run_id(value: object) -> str:
+    """`value` if it is a valid run (thread) id, else MemoryRequestError with a one-line message."""
+    if not isinstance(value, str) or not _RUN_ID_RE.fullmatch(value):
+        raise MemoryRequestError(f"invalid run id {_shown(value)}: {RUN_ID_RULE}")
+    return value
 
 
 def utcnow() -> datetime:
@@ -33,11 +61,7 @@ class Namespace(BaseModel, frozen=True):
     @field_validator("tenant", "agent")
     @classmethod
     def _safe_id(cls, value: str) -> str:
-        if not _ID_RE.fullmatch(value):
-            raise ValueError(
-                f"invalid id {value!r}: use 1-63 of a-z, 0-9, '_', '-', '.', starting with a letter or digit"
-            )
-        return value
+        return check_id(value)
 
     @property
     def key(self) -> str:

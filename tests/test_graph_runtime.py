@@ -42,7 +42,7 @@ def test_an_interrupted_review_resumes_from_its_sqlite_checkpoint(home):
 
     with open_checkpointer(settings) as saver:  # a new process, same data folder
         resumed = Reviewer(settings, saver)
-        snapshot = resumed.graph.get_state({"configurable": {"thread_id": "thread-7"}})
+        snapshot = resumed.graph.get_state(resumed.thread_config("thread-7"))
         assert snapshot.next == ("analyze",)  # it stopped inside the tool loop
         report = resumed.resume("thread-7")
         cold = Reviewer(settings, saver, use_memory=False).review_path(CONTRACT)

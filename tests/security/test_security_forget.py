@@ -117,7 +117,7 @@ def test_the_cli_erases_a_tenant_with_its_checkpoints_and_says_what_it_removed(s
     memory.close()
     with sqlite3.connect(settings.checkpoint_path) as conn:
         threads = {r[0] for r in conn.execute("SELECT DISTINCT thread_id FROM checkpoints")}
-    assert threads == {"globex-run"}
+    assert threads == {f"globex/{settings.agent}/globex-run"}
     assert b"acme-run" not in settings.checkpoint_path.read_bytes()
 
     code = main(["memory", "forget", "--tenant", "acme", "--yes"])

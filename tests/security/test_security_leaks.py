@@ -53,7 +53,7 @@ def review_corpus(settings) -> list[dict]:
         reviewer = Reviewer(settings, saver)
         reports = [reviewer.review_path(path, thread_id=f"leak-{i}") for i, path in enumerate(CORPUS)]
         # the checkpoints really hold the contracts (personal data included) ...
-        state = reviewer.graph.get_state({"configurable": {"thread_id": "leak-0"}}).values
+        state = reviewer.graph.get_state(reviewer.thread_config("leak-0")).values
         assert PLANTED[CORPUS[0].stem][0] in state["contract"]["text"]
     return reports
 
