@@ -1,19 +1,32 @@
-# Two commands matter: `make demo` and `make test`. Both set up .venv themselves.
+# Two commands matter: `make demo` and `make test`. Both set up .venv themselves, each with only
+# what it needs: `make demo` the runtime dependencies (a review needs nothing else), `make test`
+# the `dev` extra on top (test tools, moto, chromadb, the LangGraph server ...).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
-EXTRAS ?= dev
+# One stamp per installed set; pyproject.toml changes reinstall it.
+RUNTIME := $(VENV)/.installed-runtime
+DEV := $(VENV)/.installed-dev
+BENCH := $(VENV)/.installed-bench
+PIP := $(BIN)/python -m pip install --quiet
 
 .PHONY: demo test bench lint clean install
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[$(EXTRAS)]"
-	touch $(STAMP)
+$(RUNTIME): pyproject.toml | $(BIN)/python
+	$(PIP) -e .
+	touch $@
+
+# The dev extra holds the bench extra too: a `make test` set-up runs `make bench` without more.
+$(DEV): pyproject.toml | $(BIN)/python
+	$(PIP) -e ".[dev]"
+	touch $@ $(RUNTIME) $(BENCH)
+
+$(BENCH): pyproject.toml | $(BIN)/python
+	$(PIP) -e ".[bench]"
+	touch $@ $(RUNTIME)
 
 # checkov pins boto3/packaging versions that clash with ours: it gets a venv of its own.
 CHECKOV := .venv-tools/checkov/bin/checkov
@@ -21,20 +34,18 @@ $(CHECKOV):
 	$(PYTHON) -m venv .venv-tools/checkov
 	.venv-tools/checkov/bin/python -m pip install --quiet "checkov>=3.2,<4"
 
-install: $(STAMP)
+install: $(RUNTIME)
 
-demo: $(STAMP)
+demo: $(RUNTIME)
 	$(BIN)/contract-review demo
 
-test: $(STAMP) $(CHECKOV)
+test: $(DEV) $(CHECKOV)
 	$(BIN)/python -m pytest -n 2
 
-# matplotlib is in both the dev and bench extras, so this also runs on the `make test` set-up.
-bench: EXTRAS = dev,bench
-bench: $(STAMP)
+bench: $(BENCH)
 	$(BIN)/contract-review bench all --out bench_results
 
-lint: $(STAMP)
+lint: $(DEV)
 	$(BIN)/ruff check .
 
 clean:
