@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 
 class ContractAgentError(Exception):
     """Base class: every error a user can cause or fix. `exit_code` is what the CLI returns."""
@@ -40,13 +42,17 @@ def user_error(exc: BaseException) -> ContractAgentError | None:
     to give every one of them its exit code and one-line message.
     """
     from memory.errors import MemoryBackendError, MemoryConfigError, MemoryRequestError
-    from tools.errors import ContractInputError, PlaybookError
 
     if isinstance(exc, ContractAgentError):
         return exc
-    if isinstance(exc, ContractInputError):
+    # An error raised by tools/ means tools/ is loaded; importing it otherwise would load the
+    # LangChain tools (a second or so) only to learn that a memory error is not one of them.
+    tools_errors = sys.modules.get("tools.errors")
+    if tools_errors is not None and isinstance(exc, tools_errors.ContractInputError):
         return _wrapped(InputError, exc)
-    if isinstance(exc, PlaybookError | MemoryConfigError | MemoryRequestError):
+    if tools_errors is not None and isinstance(exc, tools_errors.PlaybookError):
+        return _wrapped(ConfigurationError, exc)
+    if isinstance(exc, MemoryConfigError | MemoryRequestError):
         return _wrapped(ConfigurationError, exc)
     if isinstance(exc, MemoryBackendError):
         return _wrapped(MemoryStoreError, exc, prefix="memory: ")

@@ -2,7 +2,8 @@
 
 Runs `contract-review review <contract> --home <home>` in this fresh process and stops it at the
 first model call, printing one JSON line with the milliseconds since the parent started the
-process (and since this interpreter began importing the CLI).
+process (and since this interpreter began importing the CLI), and the top-level packages loaded
+by then (`loaded`: what a test checks to keep the PII scrubber, BM25 and plotting off this path).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ def main() -> None:
             "interpreter_start_ms": round((import_start - parent_start) * 1000, 1),
             "cli_import_ms": round((imported - import_start) * 1000, 1),
             "cli_to_first_call_ms": round((now - imported) * 1000, 1),
+            "loaded": sorted({name.partition(".")[0] for name in sys.modules if not name.startswith("_")}),
         }), flush=True)
         os._exit(0)  # stop here: the rest of the review is not part of the cold start
         return original(self, messages, *args, **kwargs)

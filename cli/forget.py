@@ -9,15 +9,15 @@ import json
 import sqlite3
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
 
 from agent.errors import ConfigurationError, InputError, MemoryStoreError
-from agent.settings import Settings
-from memory.errors import MemoryRequestError
-from memory.records import check_run_id
+
+if TYPE_CHECKING:
+    from agent.settings import Settings
 
 console = Console()
 
@@ -96,6 +96,8 @@ def add_forget_commands(app: typer.Typer, open_memory_for: Callable[..., tuple[S
                   contract-review memory forget --run 6b1f0c2d --run 77aa01ee
         """
         from memory import forget as forgetting
+        from memory.errors import MemoryRequestError
+        from memory.records import check_run_id
 
         if record is None and not run:
             if tenant is None:

@@ -11,19 +11,20 @@ import json
 import logging
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import click
 import typer
 from rich.console import Console
-from rich.markdown import Markdown
 
 from agent.errors import ConfigurationError, ContractAgentError, InputError, user_error
 from agent.progress import is_quiet, set_quiet, track
-from agent.report import render_markdown
-from agent.settings import Settings
-from memory.errors import MemoryBackendError, MemoryConfigError, MemoryRequestError
-from tools.errors import ContractInputError, PlaybookError
+
+if TYPE_CHECKING:
+    from agent.settings import Settings
+
+# What a command needs (the graph, models, memory, reports) is imported inside the command, so
+# `--help` and the light commands start quickly; tests/test_startup.py keeps it so.
 
 EXIT_CODES = (
     (0, "success"),
@@ -72,6 +73,8 @@ def fail(message: str) -> None:
 
 
 def load_settings(home: Path | None = None, **overrides) -> Settings:
+    from agent.settings import Settings
+
     values = {k: v for k, v in overrides.items() if v is not None}
     if home is not None:
         values["home"] = home
@@ -157,6 +160,10 @@ def show_report(reports: list[dict], fmt: str, out_file: Path | None) -> None:
 
         emit(render_html(reports), out_file)
         return
+    from rich.markdown import Markdown
+
+    from agent.report import render_markdown
+
     text = "\n".join(render_markdown(r) for r in reports)
     if fmt == "markdown" or out_file is not None:
         emit(text, out_file)
@@ -276,11 +283,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         # In non-standalone mode click returns the code of a `typer.Exit` instead of exiting.
         result = app(args=argv, standalone_mode=False, prog_name="contract-review")
-    except (ContractAgentError, ContractInputError, PlaybookError, MemoryConfigError, MemoryRequestError,
-            MemoryBackendError) as exc:
-        error = user_error(exc)
-        fail(f"error: {error}")
-        return error.exit_code
+    except ContractAgentError as exc:
+        fail(f"error: {exc}")
+        return exc.exit_code
     # typer >= 0.2x vendors click: its exceptions are not click's, so catch both families.
     except (click.exceptions.Exit, typer.Exit) as exc:
         return exc.exit_code
@@ -290,7 +295,11 @@ def main(argv: list[str] | None = None) -> int:
     except (click.ClickException, typer.TyperException) as exc:  # usage errors
         exc.show()
         return 2
-    except Exception as exc:  # last resort: one line, not a traceback
+    except Exception as exc:  # errors of the lower layers (tools, memory), else one line, not a traceback
+        error = user_error(exc)
+        if error is not None:
+            fail(f"error: {error}")
+            return error.exit_code
         if _is_connection_error(exc):  # e.g. an `ollama:` model with no Ollama server running
             fail(f"error: {connection_message(exc)}")
             return ConfigurationError.exit_code

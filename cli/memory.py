@@ -5,16 +5,16 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from langgraph.runtime import Runtime
 from rich.console import Console
 from rich.table import Table
 
 from agent.errors import ConfigurationError
-from agent.settings import Settings
-from memory.records import Namespace, ProcedureStatus
+
+if TYPE_CHECKING:  # imported where used: `--help` and the light commands stay quick to start
+    from memory.records import Namespace
 
 memory_app = typer.Typer(
     help="Inspect and curate the agent's durable memory.\n\nExample: contract-review memory list --tier facts",
@@ -36,9 +36,10 @@ MAX_LIST = 1_000_000
 def _open(home: Path | None, tenant: str | None, agent: str | None, *, record_id: str | None = None):
     """(settings, namespace, backend) for a command; crafted ids (and a crafted record id, when
     the command names one) are refused in one line before the store is opened."""
+    from agent.settings import Settings
     from memory.backends import open_memory
     from memory.errors import MemoryRequestError
-    from memory.records import check_run_id
+    from memory.records import Namespace, check_run_id
 
     if record_id is not None:  # record ids are run ids, fact keys or procedure ids: one charset
         try:
@@ -145,6 +146,8 @@ def stats(
 
     Example: contract-review memory stats --days 7 --format json
     """
+    from memory.records import ProcedureStatus
+
     _, ns, memory = _open(home, tenant, agent)
     procedures = memory.procedures.list(ns)
     data = {
@@ -168,9 +171,10 @@ def stats(
     print_telemetry(data)
 
 
-def _set_status(procedure_id: str, status: ProcedureStatus, by: str, home, tenant, agent, fmt: str, quiet: bool = False) -> None:
+def _set_status(procedure_id: str, status: str, by: str, home, tenant, agent, fmt: str, quiet: bool = False) -> None:
     from agent.progress import is_quiet
     from memory import procedural
+    from memory.records import ProcedureStatus
 
     _, ns, memory = _open(home, tenant, agent, record_id=procedure_id)
     if memory.procedures.get(ns, procedure_id) is None:
@@ -193,7 +197,7 @@ def approve(
 
     Example: contract-review memory approve p-1a2b3c --by alice
     """
-    _set_status(procedure_id, ProcedureStatus.VALIDATED, by, home, tenant, agent, fmt, quiet)
+    _set_status(procedure_id, "validated", by, home, tenant, agent, fmt, quiet)
 
 
 @memory_app.command()
@@ -206,7 +210,7 @@ def reject(
 
     Example: contract-review memory reject p-1a2b3c
     """
-    _set_status(procedure_id, ProcedureStatus.REJECTED, by, home, tenant, agent, fmt, quiet)
+    _set_status(procedure_id, "rejected", by, home, tenant, agent, fmt, quiet)
 
 
 @memory_app.command()
@@ -220,6 +224,8 @@ def search(
 
     Example: contract-review memory search "Review the Northwind supply agreement"
     """
+    from langgraph.runtime import Runtime
+
     from graphs.memory_steps import (
         build_memory_block,
         episodic_read,

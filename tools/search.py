@@ -5,10 +5,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-
-import bm25s
+from typing import TYPE_CHECKING
 
 from tools.contract import Contract
+
+if TYPE_CHECKING:
+    import bm25s
 
 
 @dataclass(frozen=True)
@@ -23,11 +25,15 @@ class Hit:
 
 
 def _tokenize(texts: list[str]) -> list[list[str]]:
+    import bm25s  # on the first search: a review that never searches never loads it
+
     return bm25s.tokenize(texts, stopwords="english", return_ids=False, show_progress=False)
 
 
 @lru_cache(maxsize=8)
 def _index(text: str, spans: tuple[tuple[str, str, int, int], ...]) -> bm25s.BM25:
+    import bm25s
+
     documents = [f"{title}\n{text[start:end]}" for _, title, start, end in spans]
     retriever = bm25s.BM25()
     retriever.index(_tokenize(documents), show_progress=False)

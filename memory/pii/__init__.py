@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
 @lru_cache(maxsize=1)
 def default_scrubber() -> LocalScrubber:
-    """The process-wide offline scrubber (built on first use: importing Presidio takes ~1 s)."""
+    """The process-wide offline scrubber (Presidio is imported at its first scrub: ~1 s)."""
     from memory.pii.local import LocalScrubber
 
     return LocalScrubber()

@@ -172,12 +172,16 @@ def _phone_shaped(value: str) -> bool:
 class LocalScrubber:
     """Offline scrubber: Presidio pattern recognizers plus contract-specific recognizers.
 
-    Building one imports Presidio (about a second, once per process); `scrub` itself takes a
-    few milliseconds per 10 KB. `phone_regions` are the countries whose national phone
-    formats (no "+CC") are recognised."""
+    The first `scrub` imports Presidio (about a second, once per process), so a run that never
+    writes memory never pays for it; `scrub` itself takes a few milliseconds per 10 KB.
+    `phone_regions` are the countries whose national phone formats (no "+CC") are recognised."""
 
     def __init__(self, *, phone_regions: Sequence[str] = _PHONE_REGIONS):
-        self._presidio = _presidio_recognizers(tuple(phone_regions))
+        self._phone_regions = tuple(phone_regions)
+
+    @property
+    def _presidio(self) -> list:
+        return _presidio_recognizers(self._phone_regions)
 
     def scrub(self, text: str) -> ScrubResult:
         return apply_entities(text, self.find(text))
