@@ -272,8 +272,16 @@ def connection_message(exc: BaseException) -> str:
 
 
 def quiet_library_logs() -> None:
-    """Libraries log at INFO/DEBUG (bm25s, presidio); a CLI user wants only warnings."""
-    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    """Libraries log at INFO/DEBUG (bm25s, presidio); a CLI user wants only warnings. The level
+    is set on the handler too: a library imported later (on demand) may lower its own logger's
+    level on import (bm25s sets DEBUG), and the handler still drops what is below a warning."""
+    root = logging.getLogger()
+    if not root.handlers:  # (an embedding application or a test runner keeps its own)
+        handler = logging.StreamHandler()
+        handler.setLevel(logging.WARNING)
+        handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+        root.addHandler(handler)
+        root.setLevel(logging.WARNING)
     for name in ("bm25s", "presidio-analyzer", "presidio_analyzer", "httpx", "wordllama"):
         logging.getLogger(name).setLevel(logging.WARNING)
 
