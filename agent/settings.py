@@ -1,64 +1,156 @@
-"""Typed settings: the one place that reads `CONTRACT_AGENT_*` environment variables."""
+"""Typed settings: the one place that reads `CONTRACT_AGENT_*` environment variables.
+
+Precedence, strongest first: values passed in code (the CLI's options), the environment, the
+`.env` file (`CONTRACT_AGENT_ENV_FILE`, default `.env` in the current folder: the file
+`langgraph dev` reads too; only its `CONTRACT_AGENT_*` lines are settings), then the defaults.
+In every path setting, and in the path parts of the memory URL, `~` and `$VARIABLES` are
+expanded, so `CONTRACT_AGENT_HOME=~/.contract-agent` means the home folder wherever it is set.
+Every field carries a description: `agent.settings_doc` turns them into the configuration
+table of the README (`contract-review config --reference`).
+"""
 
 from __future__ import annotations
 
+import os
+import re
+import types
+import typing
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
-from pydantic import Field
+from pydantic import Field, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+ENV_PREFIX = "CONTRACT_AGENT_"
+ENV_FILE_VARIABLE = f"{ENV_PREFIX}ENV_FILE"
+DEFAULT_ENV_FILE = ".env"
 
-def _default_home() -> Path:
-    return Path.home() / ".contract-agent"
+
+def expand_path(value: str | Path) -> Path:
+    """`~` and `$VARIABLES` expanded (a path relative to the current folder stays relative)."""
+    return Path(os.path.expanduser(os.path.expandvars(str(value))))
+
+
+_URL_PATH = re.compile(r"^(?P<scheme>[a-z][a-z0-9+.-]*):///(?P<path>[^?#]*)")
+_QUERY_PATH = re.compile(r"(?P<key>[?&](?:state|path|file)=)(?P<value>[^&#]*)")
+
+
+def expand_url(url: str) -> str:
+    """A memory URL with `$VARIABLES` expanded, and `~` in its local path (`sqlite:///~/m.sqlite`,
+    `chroma:///~/dir`) or in a file parameter (`?state=~/state.sqlite`) made absolute."""
+    url = os.path.expandvars(url)
+    match = _URL_PATH.match(url)
+    if match and match["path"].startswith("~"):
+        url = f"{match['scheme']}:///{expand_path(match['path'])}{url[match.end():]}"
+    return _QUERY_PATH.sub(lambda m: m["key"] + (str(expand_path(m["value"])) if m["value"].startswith("~")
+                                                 else m["value"]), url)
+
+
+def _is_path(annotation: Any) -> bool:
+    if annotation is Path:
+        return True
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        return any(_is_path(arg) for arg in typing.get_args(annotation))
+    return False
 
 
 class Settings(BaseSettings):
     """Every knob of the agent. Environment variables carry the `CONTRACT_AGENT_` prefix,
     e.g. `CONTRACT_AGENT_HOME`, `CONTRACT_AGENT_REVIEWER_MODEL`."""
 
-    model_config = SettingsConfigDict(env_prefix="CONTRACT_AGENT_", extra="ignore")
+    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, extra="ignore", validate_default=True)
 
-    home: Path = Field(default_factory=_default_home, description="data folder for everything the agent writes")
-    memory_url: str = Field(default="", description="'' = sqlite file in home; 'sqlite:///path', 'aws://?...'")
-    checkpointer: str = Field(default="memory", description="'memory' or 'sqlite' (file in home)")
-    checkpoint_key: str = Field(default="", description="hex AES key for SQLite checkpoints; '' = key file in home")
+    home: Path = Field(default=Path("~/.contract-agent"), description=(
+        "data folder for everything the agent writes: `memory.sqlite`, `checkpoints.sqlite`, `checkpoint.key`"))
+    memory_url: str = Field(default="", description=(
+        "memory backend: empty = `memory.sqlite` in the data folder; `sqlite:///relative.sqlite` or "
+        "`sqlite:////absolute.sqlite`; `chroma:///folder` or `chroma://host:port?state=/path/state.sqlite` "
+        "(the `chroma` extra); `aws://?region=...&table_prefix=...&bucket=...&kb_id=...&data_source_id=...` "
+        "(the `aws` extra)"))
+    checkpointer: str = Field(default="memory", description=(
+        "`memory`, or `sqlite` (`checkpoints.sqlite` in the data folder, AES-encrypted) for crash-resume"))
+    checkpoint_key: str = Field(default="", description=(
+        "AES key for SQLite checkpoints, 32, 48 or 64 hex digits; empty = `checkpoint.key` in the data folder"))
+    env_file: Path | None = Field(default=Path(DEFAULT_ENV_FILE), description=(
+        "a file of `CONTRACT_AGENT_*=value` lines read below the environment (which wins over it), "
+        "relative to the current folder; empty = none. This one setting is read from the environment only"))
 
-    tenant: str = "default"
-    agent: str = "contract-reviewer"
-    task_type: str = "supplier_contract_review"
-    domain: str = "supplier_contracts"
+    tenant: str = Field(default="default", description="tenant id, `[a-z0-9][a-z0-9_.-]*`")
+    agent: str = Field(default="contract-reviewer", description="agent id, `[a-z0-9][a-z0-9_.-]*`")
+    task_type: str = Field(default="supplier_contract_review", description="task type that procedures are kept for")
+    domain: str = Field(default="supplier_contracts", description="domain of the facts a review reads and proposes")
 
-    reviewer_model: str = "offline"
-    compression_model: str = "offline"
-    extraction_model: str = "offline"
-    embeddings: str = "wordllama"
-    pii_scrubber: str = Field(default="local", description="'local' (offline) or 'comprehend' (AWS)")
-    bedrock_region: str = "us-east-1"
+    reviewer_model: str = Field(default="offline", description=(
+        "the tool-calling reviewer: `offline` (the deterministic stand-in), `bedrock:<model id>` "
+        "(ChatBedrockConverse, botocore retries with backoff; the `aws` extra), `ollama:<name>` (the `ollama` extra)"))
+    compression_model: str = Field(default="offline", description="writes working-memory summaries; same forms")
+    extraction_model: str = Field(default="offline", description="extracts what a run leaves in memory; same forms")
+    embeddings: str = Field(default="wordllama", description=(
+        "`wordllama` (bundled, offline), `hash[:dim]`, `bedrock:amazon.titan-embed-text-v2:0`, `ollama:<name>`; "
+        "a change of model needs `memory reembed`"))
+    pii_scrubber: str = Field(default="local", description=(
+        "PII scrubbing before every durable write: `local` (offline recognizers) or `comprehend` (Amazon "
+        "Comprehend, in chunks of 5,000 characters)"))
+    bedrock_region: str = Field(default="us-east-1", description="AWS region of Bedrock and Comprehend")
 
     # working memory (design: compress past 30 messages, keep the 15 most recent others)
-    compress_threshold: int = 30
-    compress_keep_recent: int = 15
-    max_model_steps: int = 40
+    compress_threshold: int = Field(default=30, description="working memory is compressed past this many messages")
+    compress_keep_recent: int = Field(default=15, description=(
+        "messages a compression keeps verbatim (the most recent ones; system messages are always kept)"))
+    max_model_steps: int = Field(default=40, description="the reviewer's budget of model steps in one review")
 
     # episodic
-    episode_ttl_days: int = 90
-    episode_top_k: int = 3
-    episode_min_score: float | None = None  # None = the embedding model's calibrated value
+    episode_ttl_days: int = Field(default=90, description="episodes expire after this many days")
+    episode_top_k: int = Field(default=3, description="past episodes put in the memory block, at most")
+    episode_min_score: float | None = Field(default=None, description=(
+        "cosine similarity an episode needs; unset = calibrated for the embedding model (0.25 wordllama, "
+        "0.75 Titan v2): set it for another model (docs/CALIBRATION.md)"))
     # semantic
-    fact_top_k: int = 5
-    fact_min_score: float | None = None
-    fact_min_confidence: float = 0.7
-    fact_confirmations: int = 3
+    fact_top_k: int = Field(default=5, description="domain facts put in the memory block, at most")
+    fact_min_score: float | None = Field(default=None, description=(
+        "similarity a fact needs; unset = calibrated for the embedding model (0.15 wordllama, 0.6 Titan v2)"))
+    fact_min_confidence: float = Field(default=0.7, description="a proposed fact needs this confidence")
+    fact_confirmations: int = Field(default=3, description="distinct runs that must observe a fact before it is stored")
     # procedural
-    procedure_trial_uses: int = 3
+    procedure_trial_uses: int = Field(default=3, description=(
+        "a validated procedure is served on trial until it has this many uses"))
     # decay
-    failed_episode_days: int = 7
-    procedure_stale_days: int = 60
-    procedure_min_uses: int = 3
-    procedure_min_success_rate: float = 0.6
+    failed_episode_days: int = Field(default=7, description="`memory decay` deletes FAILED episodes older than this")
+    procedure_stale_days: int = Field(default=60, description=(
+        "`memory decay` flags procedures not updated for this many days"))
+    procedure_min_uses: int = Field(default=3, description=(
+        "`memory decay` also flags procedures applied this many times or more with a success rate below "
+        "`_PROCEDURE_MIN_SUCCESS_RATE`"))
+    procedure_min_success_rate: float = Field(default=0.6, description=(
+        "that rate; a procedure past its trial needs at least this rate to be served"))
 
-    max_input_bytes: int = 20 * 1024 * 1024
+    max_input_bytes: int = Field(default=20 * 1024 * 1024, description="contracts larger than this are refused")
+    cuad_dir: Path | None = Field(default=None, description=(
+        "CUAD-style folder (`contracts/*.txt`, `labels.jsonl`) for `bench cuad`; unset = `../shared/cuad`"))
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _expand(cls, value: Any, info: ValidationInfo) -> Any:
+        """`~` and `$VARIABLES` in every path setting and in the memory URL's paths."""
+        if not isinstance(value, str | Path) or info.field_name is None:
+            return value
+        annotation = cls.model_fields[info.field_name].annotation
+        if _is_path(annotation):
+            if str(value).strip():
+                return expand_path(value)
+            if annotation is Path:
+                raise ValueError("a path is needed here, not an empty value")
+            return None  # an optional path set empty: unset
+        if info.field_name.endswith("_url") and isinstance(value, str):
+            return expand_url(value)
+        return value
+
+    def __init__(self, **values: Any) -> None:
+        # The .env file is read on every construction (pydantic-settings' dotenv source, below the
+        # environment); its name can only come from the environment.
+        values.setdefault("_env_file", env_file_path())
+        super().__init__(**values)
 
     @property
     def sqlite_path(self) -> Path:
@@ -70,6 +162,28 @@ class Settings(BaseSettings):
 
     def resolved_memory_url(self) -> str:
         return self.memory_url or f"sqlite:///{self.sqlite_path}"
+
+
+def env_file_path() -> Path | None:
+    """The `.env` file the CLI reads: `CONTRACT_AGENT_ENV_FILE`, else `.env` in the current folder;
+    None when that variable is set empty."""
+    name = os.environ.get(ENV_FILE_VARIABLE, DEFAULT_ENV_FILE)
+    return expand_path(name) if name.strip() else None
+
+
+def setting_source(name: str) -> str:
+    """Where the value of setting `name` comes from: 'environment', the `.env` file, or 'default'
+    (values passed in code, such as the CLI's options, are not seen here)."""
+    variable = ENV_PREFIX + name.upper()
+    if variable in os.environ:
+        return "environment"
+    path = env_file_path()
+    if path is not None and path.is_file():
+        from dotenv import dotenv_values
+
+        if variable in {key.upper() for key in dotenv_values(path)}:
+            return str(path)
+    return "default"
 
 
 @lru_cache(maxsize=1)

@@ -12,7 +12,6 @@ so and records nothing it did not measure.
 
 from __future__ import annotations
 
-import os
 import statistics
 import tempfile
 import time
@@ -25,7 +24,9 @@ TARGET_SECONDS = 10.0
 
 
 def default_folder() -> Path:
-    return Path(os.environ.get("CONTRACT_AGENT_CUAD_DIR") or REPO.parent / "shared" / "cuad")
+    from agent.settings import Settings
+
+    return Settings().cuad_dir or REPO.parent / "shared" / "cuad"
 
 
 def _review_seconds(path: Path, runs: int) -> tuple[list[float], dict[str, Any]]:

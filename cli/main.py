@@ -154,21 +154,23 @@ def file_failure(exc: Exception) -> ContractAgentError:
 
 
 def show_report(reports: list[dict], fmt: str, out_file: Path | None) -> None:
-    """Markdown, html or text (Markdown rendered for the terminal; plain Markdown into a file)."""
+    """Markdown, html or text: text is laid out for the terminal (agent/report_text.py: a table
+    when wide, a block per finding at 80 columns or piped); into a file it is plain Markdown."""
     if fmt == "html":
         from agent.report_html import render_html
 
         emit(render_html(reports), out_file)
         return
-    from rich.markdown import Markdown
-
-    from agent.report import render_markdown
-
-    text = "\n".join(render_markdown(r) for r in reports)
     if fmt == "markdown" or out_file is not None:
-        emit(text, out_file)
-    else:
-        out.print(Markdown(text))
+        from agent.report import render_markdown
+
+        emit("\n".join(render_markdown(r) for r in reports), out_file)
+        return
+    from agent.report_text import render_terminal
+
+    for report in reports:
+        out.print(render_terminal(report, out.width))
+        out.print()
 
 
 def status(message: str) -> None:
@@ -210,20 +212,60 @@ def resume(
 
 @app.command()
 def demo(
-    home: Home = None,
+    home: Annotated[Path | None, typer.Option(
+        "--home", help="the demo's data folder, emptied first and kept afterwards; it must be empty, new or "
+        "an earlier demo's (default: <CONTRACT_AGENT_HOME>/demo)")] = None,
     show_reports: Annotated[bool, typer.Option("--reports/--no-reports", help="print each review's report")] = True,
-    fmt: Annotated[str, typer.Option("--format", "-f", help="text | json (one row per run, no reports)")] = "text",
+    fmt: Annotated[str, typer.Option(
+        "--format", "-f", help="text | json (one row per run) | markdown (the table, as in the README)")] = "text",
     quiet: Quiet = False,
 ) -> None:
     """Review the sample contracts on a fresh data folder: same-template ones in sequence with memory (and once without, to compare), then the others.
 
-    Example: contract-review demo --no-reports
-    """
-    from cli.demo import run_demo
+    The memory the demo builds stays in its data folder afterwards (see it with
+    `contract-review memory list --home <folder>`).
 
+    Example: contract-review demo --no-reports --home /tmp/demo
+    """
+    from cli.demo import FORMATS, run_demo
+
+    if fmt not in FORMATS:
+        raise typer.BadParameter("use text, json or markdown", param_hint="--format")
+    run_demo(out, home=home, show_reports=show_reports, fmt=fmt, quiet=quiet or None)
+
+
+@app.command()
+def config(
+    fmt: Annotated[str, typer.Option("--format", "-f", help="text | json")] = "text",
+    reference: Annotated[bool, typer.Option(
+        "--reference", help="every setting with its default and meaning, as Markdown (the README's table)")] = False,
+    home: Home = None,
+) -> None:
+    """Show the settings in force and where each comes from (default, environment or the .env file).
+
+    Example: contract-review config --format json
+    """
+    from agent.settings_doc import current, reference_table
+
+    if reference:
+        emit(reference_table(), None)
+        return
     if fmt not in ("text", "json"):
         raise typer.BadParameter("use text or json", param_hint="--format")
-    run_demo(out, home=home, show_reports=show_reports, fmt=fmt, quiet=quiet or None)
+    rows = current(load_settings(home))
+    if home is not None:
+        next(row for row in rows if row["setting"] == "home")["from"] = "--home"
+    if fmt == "json":
+        emit(json.dumps(rows, indent=2), None)
+        return
+    from rich.table import Table
+
+    table = Table(title="settings in force (contract-review config --reference: what each means)")
+    for column in ("setting", "value", "from"):
+        table.add_column(column, overflow="fold")
+    for row in rows:
+        table.add_row(row["setting"], row["value"], row["from"])
+    out.print(table)
 
 
 from cli import ops  # noqa: E402, F401  (its commands decay, review, reembed join memory_app)

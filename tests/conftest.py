@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
 
 from agent.settings import Settings
+
+# A developer's own .env never reaches the suite (tests/test_settings_env.py sets one on purpose).
+os.environ["CONTRACT_AGENT_ENV_FILE"] = ""
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_contracts"

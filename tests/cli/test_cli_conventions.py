@@ -130,7 +130,7 @@ def test_json_everywhere_a_script_reads_output(home, capsys):
     assert json.loads(out)["status"] == "rejected"
 
 
-def test_demo_json_rows_and_progress(monkeypatch, capsys):
+def test_demo_json_rows_and_progress(monkeypatch, capsys, home):
     import cli.demo
 
     every = cli.demo.sample_paths
@@ -143,17 +143,23 @@ def test_demo_json_rows_and_progress(monkeypatch, capsys):
         ("northwind_msa_01", "on"), ("northwind_msa_01", "off"), ("northwind_msa_02", "on"), ("northwind_msa_02", "off"),
         ("skyline_saas_subscription", "on"),
     ]
-    assert [line.split(" (")[0] for line in err.splitlines()] == [
+    demo_home = home / "demo"  # <CONTRACT_AGENT_HOME>/demo: kept, and said where
+    assert err.splitlines()[0] == f"demo: data folder {demo_home} (emptied first, kept afterwards)"
+    assert [line.split(" (")[0] for line in err.splitlines()[1:]] == [
         f"demo [{i}/5] {r['contract']}" for i, r in enumerate(rows, 1)
     ]
     second_on, second_off = rows[2], rows[3]
-    assert second_on["memories_used"].startswith("episode") and second_off["memories_used"] == "-"
+    assert second_on["memories_used"] == "1 episode" and second_off["memories_used"] == "-"
+    assert second_on["episodes_used"][0]["run_id"] == rows[0]["run_id"]
     assert second_on["tool_calls"] < second_off["tool_calls"]  # what the demo is there to show
     assert {"run_id", "outcome", "model_calls", "input_tokens", "output_tokens", "findings", "deviations"} <= set(rows[0])
     keep.clear()
     keep.add("northwind_msa_01")
     _, out, err = _run(["-q", "demo", "--no-reports"], capsys)
     assert err == "" and "Same-template reviews in sequence" in out
+    # what the demo remembered stays in its folder, for `memory list` to show
+    code, out, _ = _run(["memory", "list", "--tier", "episodes", "--home", str(demo_home), "-f", "json"], capsys)
+    assert code == 0 and len(json.loads(out)["episodes"]) == 1
 
 
 def test_unknown_format_is_a_usage_error(capsys):
