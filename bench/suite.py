@@ -31,7 +31,7 @@ SIZES: dict[str, dict[str, dict[str, Any]]] = {
         "cuad": {"runs": 5},
     },
     "tiny": {
-        "improvement": {"limit": 2},
+        "improvement": {"limit": 2, "names": ("northwind_msa", "kestrel_supply")},
         "bootstrap": {"sizes": (40, 120), "facts": 30, "n_queries": 5, "cold_runs": 1},
         "retrieval": {"distractors": 5},
         "compression": {"steps": 40},
@@ -59,17 +59,31 @@ def render(name: str, result: dict[str, Any]) -> list[Table]:
     if name == "improvement":
         tables = [_table("1. Memory-driven improvement (memory on / off per run)", improvement.COLUMNS,
                          improvement.table_rows(result))]
+        targets = result["targets"]
         rows = []
         for seq in result["sequences"]:
             third = seq.get("third_run")
             if third:
-                rows.append([seq["sequence"], f"{_pct(third['tool_ratio'])} (target <= 50%: "
+                rows.append([seq["sequence"], third["contract"],
+                             f"{_pct(third['tool_ratio'])} (target <= {_pct(targets['tool_ratio_max'])}: "
                              f"{'met' if third['tool_target_met'] else 'MISSED'})",
-                             f"{_pct(third['token_ratio'])} (target <= 60%: {'met' if third['token_target_met'] else 'MISSED'})",
+                             f"{_pct(third['token_ratio'])} (target <= {_pct(targets['token_ratio_max'])}: "
+                             f"{'met' if third['token_target_met'] else 'MISSED'})",
                              f"{third['recall_on']:.2f} vs {third['recall_off']:.2f}"])
         if rows:
             tables.append(_table("Third similar contract: memory on as a share of memory off",
-                                 ["sequence", "tool calls", "tokens", "recall on vs off"], rows))
+                                 ["sequence", "contract", "tool calls", "tokens", "recall on vs off"], rows))
+        firsts = [[seq["sequence"], first["contract"], str(first["episodes_used"]),
+                   f"{first['token_ratio']:.2f}x (target <= {targets['first_run_token_ratio_max']:.2f}x: "
+                   f"{'met' if first['target_met'] else 'MISSED'})"]
+                  for seq in result["sequences"] for first in seq.get("first_runs", [])]
+        if firsts:
+            tables.append(_table("First contract of each template: tokens with memory / without",
+                                 ["sequence", "contract", "episodes recalled", "tokens on / off"], firsts))
+        verdicts = [[seq["sequence"], "yes" if seq["no_contract_worse"] else "NO: " + ", ".join(seq["worse"])]
+                    for seq in result["sequences"]]
+        tables.append(_table("Memory never worse: recall and section accuracy with memory >= without, every contract",
+                             ["sequence", "no contract worse"], verdicts))
         return tables
     if name == "bootstrap":
         rows = []

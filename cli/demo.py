@@ -29,7 +29,8 @@ from graphs.context import forget_cached
 from graphs.runner import Reviewer, open_checkpointer
 
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_contracts"
-TEMPLATE_PREFIX = "northwind_msa_"
+# same-template families, each reviewed with memory on and off: Northwind, then the trap family
+TEMPLATE_PREFIXES = ("northwind_msa_", "kestrel_supply_")
 DEMO_MARKER = ".contract-review-demo"
 FORMATS = ("text", "json", "markdown")
 TITLE = "Same-template reviews in sequence, memory on and off, then the other samples"
@@ -189,8 +190,8 @@ def run_demo(
     settings = Settings(home=home, memory_url="")
     rows: list[dict[str, Any]] = []
     forget_cached("memory")
-    template = sample_paths(TEMPLATE_PREFIX)
-    others = [p for p in sample_paths() if not p.name.startswith(TEMPLATE_PREFIX)]
+    template = [path for prefix in TEMPLATE_PREFIXES for path in sample_paths(prefix)]
+    others = [p for p in sample_paths() if not p.name.startswith(TEMPLATE_PREFIXES)]
     runs = len(template) * 2 + len(others)
     try:
         with open_checkpointer(settings) as saver, progress("demo", runs, quiet=quiet) as steps:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
@@ -45,7 +44,7 @@ def settings(home) -> Settings:
 
 @pytest.fixture(scope="session")
 def expected_findings() -> dict[str, list[dict]]:
-    data = json.loads((SAMPLES / "expected_findings.json").read_text())
-    return {entry["contract"]: entry["expected"] for entry in data["contracts"]} if isinstance(data, dict) else {
-        entry["contract"]: entry["expected"] for entry in data
-    }
+    """Contract stem -> expected findings, from every sample_contracts/*expected_findings.json."""
+    from bench.sequences import expected_rows
+
+    return {name: row["expected"] for name, row in expected_rows().items()}

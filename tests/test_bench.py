@@ -25,7 +25,8 @@ def test_improvement_writes_runs_recall_and_the_png(tmp_path):
     out = tmp_path / "results"
     suite.run_benchmark("improvement", out=out, data=tmp_path / "data", size="tiny")
     doc = _json(out, "improvement")
-    assert [len(s["runs"]) for s in doc["sequences"]] == [2, 2]
+    assert [s["sequence"] for s in doc["sequences"]] == ["northwind_msa", "kestrel_supply", "skyline_variant"]
+    assert [len(s["runs"]) for s in doc["sequences"]] == [2, 2, 2]
     for seq in doc["sequences"]:
         first, second = seq["runs"]
         assert first["on"]["episodes_used"] == 0  # a fresh data folder: nothing to recall yet
@@ -35,7 +36,10 @@ def test_improvement_writes_runs_recall_and_the_png(tmp_path):
             assert run["off"]["recall"] == 1.0 and run["on"]["recall"] == 1.0
             assert run["on"]["deviations_planted"] >= 3
             assert run["token_ratio"] == pytest.approx(run["on"]["tokens"] / run["off"]["tokens"], abs=1e-3)
+            assert run["on"]["section_accuracy"] >= run["off"]["section_accuracy"]
         assert second["on"]["tool_calls"] < second["off"]["tool_calls"]  # memory already pays on run 2
+        assert seq["no_contract_worse"] and [f["contract"] for f in seq["first_runs"]] == [first["contract"]]
+    assert doc["no_contract_worse"] is True
     assert (out / "improvement.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
@@ -134,11 +138,46 @@ def test_variant_labels_follow_the_knobs(tmp_path):
     assert {"clause_type": "liability_cap", "verdict": "deviation"} in labels["skyline_variant_02"]
 
 
-def test_recall_counts_only_planted_deviations():
-    labels = [{"clause_type": "a", "verdict": "deviation"}, {"clause_type": "b", "verdict": "deviation"},
-              {"clause_type": "c", "verdict": "fallback"}]
-    findings = [{"clause_type": "a", "verdict": "deviation"}, {"clause_type": "b", "verdict": "fallback"}]
-    assert improvement.recall(findings, labels) == (0.5, 1, 2)
+def test_a_review_is_scored_on_verdicts_and_on_where_its_quotes_sit():
+    from bench.sequences import SAMPLES, score
+    from tools.contract import load_contract
+
+    path = SAMPLES / "kestrel_supply_04.txt"
+    contract = load_contract(path, max_bytes=10**7)
+    in_13_1 = contract.section("13.1")
+    in_13_2 = contract.section("13.2")
+    row = {"expected": [{"clause_type": "non_compete", "section": "13.2", "verdict": "deviation"},
+                        {"clause_type": "audit_rights", "section": None, "verdict": "missing"},
+                        {"clause_type": "sole_remedy", "section": "5.3", "verdict": "deviation"}],  # not a playbook type here
+           "standard": [{"clause_type": "warranty", "section": "5"}]}
+    findings = [{"clause_type": "non_compete", "verdict": "deviation", "start": in_13_1.start, "end": in_13_1.start + 20},
+                {"clause_type": "audit_rights", "verdict": "missing", "start": -1, "end": -1},
+                {"clause_type": "warranty", "verdict": "standard", "start": contract.section("5.2").start,
+                 "end": contract.section("5.2").start + 30}]
+    scored = score({"findings": findings}, row, path, ["non_compete", "audit_rights", "warranty"])
+    assert (scored["recall"], scored["expected"], scored["deviations_planted"]) == (1.0, 2, 1)
+    # the right verdict quoted from 13.1 is in the wrong place: the restraint is in 13.2
+    assert scored["section_accuracy"] == round(2 / 3, 3) and scored["misplaced"] == ["non_compete"]
+    findings[0].update(start=in_13_2.start + 5, end=in_13_2.start + 40, verdict="standard")
+    scored = score({"findings": findings}, row, path, ["non_compete", "audit_rights", "warranty"])
+    assert scored["recall"] == 0.5 and scored["missed"] == ["non_compete:deviation"]
+    assert scored["section_accuracy"] == 1.0
+
+
+def test_the_summary_names_every_contract_memory_made_worse_and_each_templates_first_run():
+    def run(contract, supplier, on, off, ratio=1.0):
+        return {"contract": contract, "supplier": supplier, "token_ratio": ratio, "tool_ratio": ratio,
+                "on": {"recall": on[0], "section_accuracy": on[1], "episodes_used": 1},
+                "off": {"recall": off[0], "section_accuracy": off[1], "episodes_used": 0}}
+
+    runs = [run("a1", "A", (1, 1), (1, 1), 1.01), run("b1", "B", (1, 0.9), (1, 1), 1.3),
+            run("a2", "A", (0.8, 1), (1, 1), 0.4), run("b2", "B", (1, 1), (0.5, 0.5), 0.35)]
+    summary = improvement.summarise("mixed_templates", runs)
+    assert summary["worse"] == ["b1", "a2"] and not summary["no_contract_worse"]
+    assert [(f["contract"], f["target_met"]) for f in summary["first_runs"]] == [("a1", True), ("b1", False)]
+    assert "third_run" not in summary  # the third-contract targets are for same-template sequences
+    same = improvement.summarise("kestrel_supply", runs[:1] + runs[2:])
+    assert same["third_run"]["contract"] == "b2" and same["third_run"]["tool_target_met"]
 
 
 def test_percentiles_are_nearest_rank():

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
+from bench.sequences import expected_rows
 from memory.pii import (
     ENTITY_TYPES,
     PiiEntity,
@@ -26,10 +27,7 @@ SAMPLES = Path(__file__).resolve().parents[1] / "sample_contracts"
 PLANTED: dict[str, list[str]] = json.loads(
     (SAMPLES / "planted_pii.json").read_text(encoding="utf-8")
 )
-EXPECTED = {
-    c["contract"]: c
-    for c in json.loads((SAMPLES / "expected_findings.json").read_text(encoding="utf-8"))
-}
+EXPECTED = expected_rows()
 
 
 def _text(name: str) -> str:
