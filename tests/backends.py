@@ -2,24 +2,46 @@
 
 A factory opens a fresh backend whose data lives under the given empty folder. Backends that
 need services (moto, a local server) add their entries here, e.g. "aws-moto", "aws-server".
+A backend that needs a server a session fixture starts names that fixture in `SERVER_FIXTURES`;
+its factory then takes the server too, and tests open backends with `open_backend`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
+
+from langgraph.store.memory import InMemoryStore
 
 from memory.backends import open_memory
+from memory.backends.store import StoreMemory, vector_index
 from memory.stores import MemoryBackend
+
+VECTOR_INDEX_DIMS = 8  # the dimension of the conformance suite's vectors (tests/conformance/support.DIM)
 
 
 def _sqlite(folder: Path) -> MemoryBackend:
     return open_memory(f"sqlite:///{folder / 'memory.sqlite'}")
 
 
-FACTORIES: dict[str, Callable[[Path], MemoryBackend]] = {
+FACTORIES: dict[str, Callable[..., MemoryBackend]] = {
     "sqlite": _sqlite,
+    # LangGraph's InMemoryStore: scanned, and with a vector index of this backend's vectors
+    "store-inmemory": lambda folder: StoreMemory(InMemoryStore()),
+    "store-inmemory-indexed": lambda folder: StoreMemory(InMemoryStore(index=vector_index(VECTOR_INDEX_DIMS))),
+    # LangGraph's PostgresStore on a real PostgreSQL server (tests/postgres.py), a schema per backend
+    "store-postgres": lambda folder, server: open_memory(server.fresh_url()),
 }
+SERVER_FIXTURES = {"store-postgres": "postgres_server"}
+
+
+def open_backend(request: Any, name: str, folder: Path) -> MemoryBackend:
+    """Open backend `name` for a test (`request`: pytest's), starting its server if it needs one."""
+    fixture = SERVER_FIXTURES.get(name)
+    if fixture is None:
+        return FACTORIES[name](folder)
+    return FACTORIES[name](folder, request.getfixturevalue(fixture))
 
 try:  # the AWS backend is an optional extra: its entries appear when boto3 and moto are installed
     from tests.aws.moto_support import moto_backend, server_backend

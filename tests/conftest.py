@@ -43,6 +43,15 @@ def settings(home) -> Settings:
 
 
 @pytest.fixture(scope="session")
+def postgres_server():
+    """A PostgreSQL server of this test session (one per xdist worker); skips without the binaries."""
+    from tests.postgres import postgres_server
+
+    with postgres_server(pytest.skip) as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
 def expected_findings() -> dict[str, list[dict]]:
     """Contract stem -> expected findings, from every sample_contracts/*expected_findings.json."""
     from bench.sequences import expected_rows

@@ -3,6 +3,8 @@
 "sqlite:///relative/or/absolute/path.sqlite" is the embedded default (no network, one file).
 "aws://..." loads `memory.backends.aws` lazily, so cloud SDKs are only needed when asked for;
 "chroma:///path" (or "chroma://host:port?state=...") loads `memory.backends.chroma` the same way.
+"postgresql://user:pass@host/db" keeps memory in LangGraph's PostgresStore through
+`memory.backends.store` (any other LangGraph `BaseStore`: `memory.backends.store.StoreMemory`).
 """
 
 from __future__ import annotations
@@ -42,6 +44,11 @@ def open_memory(url: str) -> MemoryBackend:
         from memory.backends.chroma import open_chroma_memory
 
         return open_chroma_memory(url)
+    if scheme in ("postgresql", "postgres"):  # LangGraph's PostgresStore: the `postgres` extra
+        from memory.backends.store import open_postgres_memory
+
+        return open_postgres_memory(url.strip())
     raise MemoryConfigError(
-        f"unknown memory URL scheme {scheme!r} in {url!r}: use 'sqlite:///path', 'chroma:///path' or 'aws://...'"
+        f"unknown memory URL scheme {scheme!r} in {url!r}: use 'sqlite:///path', 'chroma:///path', "
+        "'postgresql://...' or 'aws://...'"
     )

@@ -10,7 +10,7 @@ import pytest
 
 from memory.records import Episode, Fact, Namespace, Outcome, Procedure
 from memory.stores import MemoryBackend, VectorQuery
-from tests.backends import FACTORIES
+from tests.backends import FACTORIES, open_backend
 
 NOW = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
 MODEL = "conformance-model"
@@ -20,7 +20,7 @@ NS = Namespace(tenant="acme", agent="reviewer")
 
 @pytest.fixture(params=sorted(FACTORIES))
 def backend(request, tmp_path) -> Iterator[MemoryBackend]:
-    memory = FACTORIES[request.param](tmp_path)
+    memory = open_backend(request, request.param, tmp_path)
     yield memory
     memory.close()
 

@@ -23,7 +23,7 @@ NOW = datetime(2026, 6, 1, tzinfo=UTC)
 NS = Namespace(tenant="acme", agent="reviewer")
 
 
-@pytest.mark.parametrize("url", ["", "   ", "memory.sqlite", "sqlite://", "sqlite:///", "postgres://db/x"])
+@pytest.mark.parametrize("url", ["", "   ", "memory.sqlite", "sqlite://", "sqlite:///", "mongodb://db/x"])
 def test_bad_memory_urls_are_refused_with_the_fix(url):
     with pytest.raises(MemoryConfigError, match="sqlite:///"):
         open_memory(url)

@@ -15,8 +15,8 @@ import pytest
 from memory.stores import VectorQuery
 from tests.backends import FACTORIES
 
-# The embedded default and AWS on moto in-process: what `make test` must cover.
-BACKENDS = [name for name in ("sqlite", "aws-moto") if name in FACTORIES]
+# The embedded default, AWS on moto in-process and LangGraph's InMemoryStore: what `make test` must cover.
+BACKENDS = [name for name in ("sqlite", "aws-moto", "store-inmemory") if name in FACTORIES]
 NOW = datetime(2026, 3, 1, tzinfo=UTC)
 MODEL = "test-hash-16"
 
@@ -95,8 +95,16 @@ def sqlite_raw_bytes(path: Path) -> bytes:
     return b"".join(p.read_bytes() for p in (path, Path(f"{path}-wal"), Path(f"{path}-shm")) if p.exists())
 
 
+def store_raw_bytes(store: Any) -> bytes:
+    """Every item a LangGraph InMemoryStore holds (namespace, key, value), as JSON."""
+    items = [(list(ns), key, item.value) for ns, entries in store._data.items() for key, item in entries.items()]
+    return json.dumps(items, ensure_ascii=False, default=str).encode()
+
+
 def raw_bytes(backend: Any, folder: Path) -> bytes:
     memory = inner(backend)
     if hasattr(memory, "clients"):
         return aws_raw_bytes(memory)
+    if hasattr(memory, "store"):
+        return store_raw_bytes(memory.store)
     return sqlite_raw_bytes(memory.db.path)
