@@ -67,7 +67,8 @@ class Settings(BaseSettings):
         "memory backend: empty = `memory.sqlite` in the data folder; `sqlite:///relative.sqlite` or "
         "`sqlite:////absolute.sqlite`; `chroma:///folder` or `chroma://host:port?state=/path/state.sqlite` "
         "(the `chroma` extra); `aws://?region=...&table_prefix=...&bucket=...&kb_id=...&data_source_id=...` "
-        "(the `aws` extra)"))
+        "(the `aws` extra); `postgresql://user:pass@host/db` (LangGraph's PostgresStore, the `postgres` extra); "
+        "`langgraph-store://` (the store LangGraph gives a served graph, its default when served)"))
     checkpointer: str = Field(default="memory", description=(
         "`memory`, or `sqlite` (`checkpoints.sqlite` in the data folder, AES-encrypted) for crash-resume"))
     checkpoint_key: str = Field(default="", description=(
@@ -76,6 +77,12 @@ class Settings(BaseSettings):
         "a file of `CONTRACT_AGENT_*=value` lines read below the environment (which wins over it), "
         "relative to the current folder; empty = none. This one setting is read from the environment only"))
 
+    api_keys_file: Path | None = Field(default=None, description=(
+        "the served graph's API keys, one `<tenant> <key name> sha256:<digest>` line each "
+        "(`contract-review keys add` writes them); unset = `api-keys` in the data folder. No key anywhere: "
+        "a served graph runs in local mode (loopback callers only, all as `_TENANT`)"))
+    api_keys: str = Field(default="", description=(
+        "API key lines as in the keys file, separated by newlines or `;` (for deployments without files)"))
     tenant: str = Field(default="default", description="tenant id, `[a-z0-9][a-z0-9_.-]*`")
     agent: str = Field(default="contract-reviewer", description="agent id, `[a-z0-9][a-z0-9_.-]*`")
     task_type: str = Field(default="supplier_contract_review", description="task type that procedures are kept for")
@@ -159,6 +166,11 @@ class Settings(BaseSettings):
     @property
     def checkpoint_path(self) -> Path:
         return self.home / "checkpoints.sqlite"
+
+    @property
+    def keys_path(self) -> Path:
+        """The API keys file: the one named, else `api-keys` in the data folder (absent = no keys)."""
+        return self.api_keys_file or self.home / "api-keys"
 
     def resolved_memory_url(self) -> str:
         return self.memory_url or f"sqlite:///{self.sqlite_path}"

@@ -157,7 +157,7 @@ def reference_search(memory, ns: Namespace, vector: list[float], model: str, *, 
 
 def measure(home: Path, own: int, n_queries: int) -> dict[str, Any]:
     """Time the read path at the current size of the memory file in `home`."""
-    from graphs.context import ReviewContext
+    from graphs.context import InProcessContext, ReviewServices, run_scope
     from graphs.memory_steps import (
         _thresholds,
         build_memory_block,
@@ -176,10 +176,10 @@ def measure(home: Path, own: int, n_queries: int) -> dict[str, Any]:
     ns = Namespace(tenant=settings.tenant, agent=settings.agent)
     batch = queries(own, n_queries)
     with SqliteMemory(settings.sqlite_path) as memory:  # a fresh open: the first search loads the matrix
-        ctx = ReviewContext(tenant=settings.tenant, agent=settings.agent, task_type=settings.task_type,
-                            domain=settings.domain, embeddings=embeddings, memory=memory, settings=settings)
+        ctx = InProcessContext(agent=settings.agent, task_type=settings.task_type, domain=settings.domain,
+                               services=ReviewServices(settings=settings, embeddings=embeddings, memory=memory))
         runtime = SimpleNamespace(context=ctx)
-        episode_min, fact_min = _thresholds(ctx, embeddings)
+        episode_min, fact_min = _thresholds(run_scope(runtime), embeddings)
         now = datetime.now(UTC)
         with Stopwatch() as first:
             episodic.recall(memory.episodes, embeddings, ns, batch[0][0], k=3, min_score=episode_min, now=now)

@@ -18,6 +18,7 @@ import tempfile
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from bench.common import REPO, percentiles
@@ -64,9 +65,10 @@ def consolidations(home: Path, count: int, sources: int = len(CONTRACTS)) -> dic
             timings.append((time.perf_counter() - start) * 1000)
             outcome = (out.get("artifacts") or {}).get("outcome", "none")
             outcomes[outcome] = outcomes.get(outcome, 0) + 1
-        from graphs.context import open_memory_for
+        from graphs.context import open_memory_for, run_scope
 
-        stored = len(open_memory_for(ctx).episodes.list(ctx.namespace, limit=count + 10))
+        run = run_scope(SimpleNamespace(context=ctx))
+        stored = len(open_memory_for(run).episodes.list(run.namespace, limit=count + 10))
     finally:
         forget_cached("memory")
     total_s = sum(timings) / 1000

@@ -277,6 +277,10 @@ from cli.bench import bench_app  # noqa: E402  (sub-command group)
 
 app.add_typer(bench_app, name="bench")
 
+from cli.keys import keys_app  # noqa: E402  (sub-command group)
+
+app.add_typer(keys_app, name="keys")
+
 eval_app = typer.Typer(
     help="Measure the contract tools against labelled data.\n\nExample: contract-review eval cuad --data ../shared/cuad",
     no_args_is_help=True,

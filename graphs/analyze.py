@@ -8,16 +8,16 @@ from langgraph.graph.message import REMOVE_ALL_MESSAGES
 from langgraph.prebuilt import ToolNode
 from langgraph.runtime import Runtime
 
-from graphs.context import ReviewContext, resources
+from graphs.context import ReviewContext, run_scope
 from graphs.state import AnalyzeOutput, ReviewState, add_usage
 from memory.working import compress
 from tools import TOOLS
 
 
 def reviewer_step(state: ReviewState, runtime: Runtime[ReviewContext]) -> dict:
-    ctx = runtime.context
+    ctx = run_scope(runtime)
     settings = ctx.config
-    res = resources(ctx)
+    res = ctx.resources()
     messages = list(state["messages"])
     usage = {"model_calls": 0, "input_tokens": 0, "output_tokens": 0, "tool_calls": 0}
     update: dict = {}

@@ -18,7 +18,7 @@ from langgraph.graph import END
 from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 
-from graphs.context import ReviewContext, resources
+from graphs.context import ReviewContext, run_scope
 from memory import procedural
 from memory.records import ProcedureStatus
 
@@ -28,7 +28,7 @@ RESUME_HELP = 'resume with {"approve": true, "by": "<your name>"} to validate it
 
 def needs_approval(state: dict, runtime: Runtime[ReviewContext]) -> str:
     """Route after consolidate: to the approval node only when asked for and something was proposed."""
-    ctx = runtime.context
+    ctx = run_scope(runtime)
     proposed = (state.get("memory_writes") or {}).get("procedure_proposed")
     if not (ctx.approve_procedures and ctx.use_memory and proposed):
         return END
@@ -50,8 +50,8 @@ def parse_decision(answer: Any) -> tuple[bool, str]:
 
 def approve_procedure(state: dict, runtime: Runtime[ReviewContext]) -> dict:
     """Pause with the pending procedure; on resume, validate or reject it as the person decided."""
-    ctx = runtime.context
-    store = resources(ctx).memory.procedures
+    ctx = run_scope(runtime)
+    store = ctx.resources().memory.procedures
     procedure_id = state["memory_writes"]["procedure_proposed"]
     procedure = store.get(ctx.namespace, procedure_id)
     writes = dict(state.get("memory_writes") or {})

@@ -9,7 +9,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 
 from agent.prompts import reviewer_system_prompt, task_prompt
-from graphs.context import ReviewContext
+from graphs.context import ReviewContext, run_scope
 from graphs.memory_steps import build_memory_block, episodic_read, procedural_read, semantic_read
 from graphs.state import BootstrapOutput, ReviewState
 from memory.records import check_run_id
@@ -24,7 +24,7 @@ def prepare(state: ReviewState, runtime: Runtime[ReviewContext]) -> dict:
         name = state.get("contract_name") or "contract"
         contract = parse_contract(state.get("contract_text") or "", name).model_dump()
     opening = contract["text"][:900]
-    task = task_prompt(contract["name"], runtime.context.task_type, opening)
+    task = task_prompt(contract["name"], run_scope(runtime).task_type, opening)
     return {
         "contract": contract,
         "contract_text": "",  # the parsed contract replaces the raw input in the checkpoint

@@ -11,7 +11,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 
 from agent.prompts import extraction_prompt
-from graphs.context import ReviewContext, resources
+from graphs.context import ReviewContext, run_scope
 from graphs.memory_steps import (
     episodic_write,
     extract_artifacts_node,
@@ -23,10 +23,10 @@ from tools.playbook import load_playbook
 
 
 def already_consolidated(state: ReviewState, runtime: Runtime[ReviewContext]) -> str:
-    ctx = runtime.context
+    ctx = run_scope(runtime)
     if not ctx.use_memory:
         return END
-    store = resources(ctx).memory.episodes
+    store = ctx.resources().memory.episodes
     return END if store.get(ctx.namespace, state["run_id"]) is not None else "extract_artifacts"
 
 

@@ -1,56 +1,117 @@
-"""The graph's runtime context (its configurable inputs) and the resources built from it.
+"""What a caller may choose for a run (the context schema), and what the process provides.
 
-Everything a node needs arrives through `runtime.context`: ids, switches and model/store
-choices, each either a spec string (what a LangGraph server client can send) or a ready
-instance (what tests and embedding applications inject). Instances built from specs are cached
-per process, so a long-lived server opens each model and store once.
+`ReviewContext` is the graph's context schema, the only per-run input a LangGraph server client
+can send: typed, validated and described, so Studio renders it and `assistants.get_schemas`
+returns it. It holds no tenant, no memory location, no model and no Python object.
+
+`ReviewServices` is everything no client chooses: the settings, the default tenant, the models,
+embeddings, PII scrubber and memory backend (spec strings or ready instances), the clock and the
+memory-block filter. A served graph builds its services from the server's settings
+(`served_services`); in-process callers (the CLI, benchmarks, tests) pass
+`InProcessContext(services=..., ...)`, a subclass no JSON payload can produce.
+
+`run_scope(runtime)` is what every node works with: the context, the services and the tenant,
+which is the authenticated user's on a server (`runtime.server_info.user["tenant"]`, set by
+`graphs/auth.py`) and the services' default otherwise. Instances built from specs are cached per
+process, so a long-lived server opens each model and store once.
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from datetime import UTC, datetime
+from typing import Annotated, Any
 
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
+from pydantic import ConfigDict, Field, InstanceOf
+from pydantic.dataclasses import dataclass as validated_dataclass
 
+from agent.errors import ConfigurationError
 from agent.settings import Settings, get_settings
 from memory.records import Namespace
 
+ID_PATTERN = r"^[a-z0-9][a-z0-9_.-]{0,62}$"
+# `CONTRACT_AGENT_MEMORY_URL` naming the store LangGraph gives the graph (`runtime.store`): the
+# platform's PostgreSQL store when deployed, the dev server's store under `langgraph dev`.
+RUNTIME_STORE_URL = "langgraph-store://"
+
+
+@validated_dataclass(kw_only=True, config=ConfigDict(extra="forbid"))
+class ReviewContext:
+    """What the caller of a review may choose. Everything else (tenant, memory, models,
+    thresholds) is the server's: the tenant comes from the caller's API key."""
+
+    agent: Annotated[str, Field(
+        pattern=ID_PATTERN,
+        description="Which of your tenant's agents runs the review: episodes and procedures are kept "
+                    "per agent, domain facts are shared by every agent of the tenant. Default: the "
+                    "server's CONTRACT_AGENT_AGENT.",
+    )] = field(default_factory=lambda: get_settings().agent)
+    task_type: Annotated[str, Field(
+        pattern=ID_PATTERN,
+        description="The kind of task: which validated procedure is served, and under which one a "
+                    "new procedure is proposed. Default: the server's CONTRACT_AGENT_TASK_TYPE.",
+    )] = field(default_factory=lambda: get_settings().task_type)
+    domain: Annotated[str, Field(
+        pattern=ID_PATTERN,
+        description="The domain whose facts are retrieved, and under which new facts are stored. "
+                    "Default: the server's CONTRACT_AGENT_DOMAIN.",
+    )] = field(default_factory=lambda: get_settings().domain)
+    use_memory: Annotated[bool, Field(
+        description="Read and write durable memory. False gives a cold baseline: nothing is read, "
+                    "nothing is written.",
+    )] = True
+    approve_procedures: Annotated[bool, Field(
+        description="Pause after consolidation for a person to approve or reject the procedure the "
+                    "run proposed (a LangGraph interrupt; resume with {\"approve\": true, \"by\": \"name\"}).",
+    )] = False
+
 
 @dataclass(kw_only=True)
-class ReviewContext:
-    """Configurable inputs of the review graph (documented in docs/GRAPH.md)."""
+class ReviewServices:
+    """The in-process parts of a run. None means "the settings' value" for every spec field."""
 
-    tenant: str = field(default_factory=lambda: get_settings().tenant)
-    agent: str = field(default_factory=lambda: get_settings().agent)
-    task_type: str = field(default_factory=lambda: get_settings().task_type)
-    domain: str = field(default_factory=lambda: get_settings().domain)
-    use_memory: bool = True
-    # Pause after consolidate for a person to approve or reject a proposed procedure (an interrupt).
-    approve_procedures: bool = False
-    reviewer_model: Any = field(default_factory=lambda: get_settings().reviewer_model)
-    compression_model: Any = field(default_factory=lambda: get_settings().compression_model)
-    extraction_model: Any = field(default_factory=lambda: get_settings().extraction_model)
-    embeddings: Any = field(default_factory=lambda: get_settings().embeddings)
-    pii_scrubber: Any = field(default_factory=lambda: get_settings().pii_scrubber)  # "local" | "comprehend" | a Scrubber
-    memory: Any = ""  # memory URL or a MemoryBackend instance; "" = the settings' default
-    settings: Settings | None = None
+    settings: Settings = field(default_factory=get_settings)
+    tenant: str | None = None  # whose memory when no authenticated user names a tenant
+    reviewer_model: str | BaseChatModel | None = None
+    compression_model: str | BaseChatModel | None = None
+    extraction_model: str | BaseChatModel | None = None
+    embeddings: str | Embeddings | None = None
+    pii_scrubber: Any = None  # "local" | "comprehend" | a memory.pii.Scrubber
+    memory: Any = None  # a memory URL or a MemoryBackend
     # A hook for demos and tests: transforms the memory block before it reaches the prompt
     # (e.g. `lambda block: ""` proves improvement comes from what memory holds).
-    memory_block_filter: Any = None
-    # A zero-argument callable returning an aware datetime: the memory steps' "now" (tests and
-    # simulations of months of use); None = the real UTC time.
-    clock: Any = None
+    memory_block_filter: Callable[[str], str] | None = None
+    # The memory steps' "now" (tests and simulations of months of use); None = the real UTC time.
+    clock: Callable[[], datetime] | None = None
+    # Built by a LangGraph server: without a memory URL, memory lives in the runtime's store.
+    served: bool = False
 
     @property
-    def namespace(self) -> Namespace:
-        return Namespace(tenant=self.tenant, agent=self.agent)
+    def default_tenant(self) -> str:
+        return self.tenant or self.settings.tenant
 
-    @property
-    def config(self) -> Settings:
-        return self.settings or get_settings()
+    def memory_spec(self) -> Any:
+        if self.memory:
+            return self.memory
+        if self.settings.memory_url:
+            return self.settings.memory_url
+        return RUNTIME_STORE_URL if self.served else self.settings.resolved_memory_url()
+
+
+@validated_dataclass(kw_only=True, config=ConfigDict(extra="forbid", arbitrary_types_allowed=True))
+class InProcessContext(ReviewContext):
+    """The context of an in-process run: what a caller chooses, plus the services it injects."""
+
+    services: InstanceOf[ReviewServices] = field(default_factory=ReviewServices)  # never built from a dict
+
+
+def served_services() -> ReviewServices:
+    """The services of a graph served by LangGraph: the server process's settings decide."""
+    return ReviewServices(settings=get_settings(), served=True)
 
 
 @dataclass
@@ -61,6 +122,84 @@ class Resources:
     embeddings: Embeddings | None
     memory: Any | None  # MemoryBackend
     scrubber: Any | None = None  # memory.pii.Scrubber, applied before every durable write
+
+
+def tenant_of_user(user: Any) -> str | None:
+    """The tenant an authenticated LangGraph user carries (None for no user); never client input."""
+    if user is None:
+        return None
+    try:
+        tenant = user["tenant"]
+    except (KeyError, TypeError):
+        tenant = None
+    if not isinstance(tenant, str) or not tenant:
+        raise ConfigurationError(
+            f"the authenticated user {getattr(user, 'identity', '?')!r} carries no tenant: the server's auth "
+            "handler must return one (graphs/auth.py does, from CONTRACT_AGENT_API_KEYS_FILE)"
+        )
+    return tenant
+
+
+@dataclass(frozen=True)
+class RunScope:
+    """One run as a node sees it: the caller's choices, the process's services, the tenant."""
+
+    context: ReviewContext
+    services: ReviewServices
+    tenant: str
+    store: Any = None  # the LangGraph BaseStore the graph runs with, if any
+
+    @property
+    def agent(self) -> str:
+        return self.context.agent
+
+    @property
+    def task_type(self) -> str:
+        return self.context.task_type
+
+    @property
+    def domain(self) -> str:
+        return self.context.domain
+
+    @property
+    def use_memory(self) -> bool:
+        return self.context.use_memory
+
+    @property
+    def approve_procedures(self) -> bool:
+        return self.context.approve_procedures
+
+    @property
+    def namespace(self) -> Namespace:
+        return Namespace(tenant=self.tenant, agent=self.context.agent)
+
+    @property
+    def config(self) -> Settings:
+        return self.services.settings
+
+    def now(self) -> datetime:
+        clock = self.services.clock
+        return clock() if callable(clock) else datetime.now(UTC)
+
+    def filter_block(self, block: str) -> str:
+        hook = self.services.memory_block_filter
+        return hook(block) if hook is not None else block
+
+    def resources(self) -> Resources:
+        return resources(self)
+
+
+def run_scope(runtime: Any) -> RunScope:
+    """The scope of the run a node belongs to (`runtime`: LangGraph's `Runtime[ReviewContext]`)."""
+    context = getattr(runtime, "context", None)
+    if context is None:
+        context = ReviewContext()
+    elif isinstance(context, dict):  # a graph invoked without LangGraph's coercion
+        context = ReviewContext(**context)
+    services = context.services if isinstance(context, InProcessContext) else served_services()
+    server_info = getattr(runtime, "server_info", None)
+    tenant = tenant_of_user(getattr(server_info, "user", None)) or services.default_tenant
+    return RunScope(context=context, services=services, tenant=tenant, store=getattr(runtime, "store", None))
 
 
 _cache: dict[tuple, Any] = {}
@@ -77,28 +216,43 @@ def _cached(kind: str, spec: Any, build) -> Any:
         return _cache[key]
 
 
-def resources(ctx: ReviewContext) -> Resources:
-    """Build (or reuse) the models, embeddings and memory backend a context names."""
+def resources(run: RunScope) -> Resources:
+    """Build (or reuse) the models, embeddings and memory backend of a run's services."""
     from agent.models import load_chat_model, load_embeddings
     from memory.pii import load_scrubber
 
-    settings = ctx.config
-    reviewer = _cached("chat:reviewer", ctx.reviewer_model, lambda s: load_chat_model(s, role="reviewer", settings=settings))
-    compressor = _cached("chat:compression", ctx.compression_model, lambda s: load_chat_model(s, role="compression", settings=settings))
-    extractor = _cached("chat:extraction", ctx.extraction_model, lambda s: load_chat_model(s, role="extraction", settings=settings))
-    if not ctx.use_memory:
+    services, settings = run.services, run.services.settings
+
+    def chat(role: str, spec: Any) -> BaseChatModel:
+        return _cached(f"chat:{role}", spec, lambda s: load_chat_model(s, role=role, settings=settings))
+
+    reviewer = chat("reviewer", services.reviewer_model or settings.reviewer_model)
+    compressor = chat("compression", services.compression_model or settings.compression_model)
+    extractor = chat("extraction", services.extraction_model or settings.extraction_model)
+    if not run.use_memory:
         return Resources(reviewer, compressor, extractor, None, None)
-    embeddings = _cached("embeddings", ctx.embeddings, load_embeddings)
-    memory = open_memory_for(ctx)
-    scrubber = _cached("scrubber", ctx.pii_scrubber, lambda spec: load_scrubber(spec, region=settings.bedrock_region))
+    embeddings = _cached("embeddings", services.embeddings or settings.embeddings, load_embeddings)
+    memory = open_memory_for(run)
+    scrubber = _cached("scrubber", services.pii_scrubber or settings.pii_scrubber,
+                       lambda spec: load_scrubber(spec, region=settings.bedrock_region))
     return Resources(reviewer, compressor, extractor, embeddings, memory, scrubber)
 
 
-def open_memory_for(ctx: ReviewContext) -> Any:
+def open_memory_for(run: RunScope) -> Any:
+    """The run's memory backend: an injected one, the URL the settings name, or LangGraph's store."""
     from memory.backends import open_memory
 
-    url = ctx.memory or ctx.config.resolved_memory_url()
-    return _cached("memory", url, open_memory)
+    spec = run.services.memory_spec()
+    if spec == RUNTIME_STORE_URL:
+        if run.store is None:
+            raise ConfigurationError(
+                f"memory {RUNTIME_STORE_URL!r} is LangGraph's store, and this graph runs without one: "
+                "compile it with store=... or serve it with LangGraph"
+            )
+        from memory.backends.store import StoreMemory
+
+        return StoreMemory(run.store)  # a thin view: the store itself is the server's
+    return _cached("memory", spec, open_memory)
 
 
 def forget_cached(kind_prefix: str = "") -> None:

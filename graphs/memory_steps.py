@@ -12,14 +12,14 @@ import json
 import logging
 import re
 import time
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 from pydantic import ValidationError
 
-from graphs.context import ReviewContext, resources
+from graphs.context import ReviewContext, RunScope, run_scope
 from graphs.state import add_usage
 from memory import episodic, procedural, semantic
 from memory.block import format_memory_block, new_nonce
@@ -31,12 +31,11 @@ from memory.telemetry import Hit, Tier, record_retrieval
 log = logging.getLogger(__name__)
 
 
-def now(ctx: ReviewContext) -> datetime:
-    clock = getattr(ctx, "clock", None)
-    return clock() if callable(clock) else datetime.now(UTC)
+def now(ctx: RunScope) -> datetime:
+    return ctx.now()
 
 
-def _thresholds(ctx: ReviewContext, embeddings: Any) -> tuple[float, float]:
+def _thresholds(ctx: RunScope, embeddings: Any) -> tuple[float, float]:
     settings = ctx.config
     if settings.episode_min_score is not None and settings.fact_min_score is not None:
         return settings.episode_min_score, settings.fact_min_score  # set explicitly: any model works
@@ -61,17 +60,17 @@ def _usage(answer: Any) -> dict[str, int]:
 # ---------------------------------------------------------------- read path (bootstrap)
 
 
-def _record(ctx: ReviewContext, memory: Any, state: dict, tier: Tier, hits: list[Hit], started: float) -> None:
+def _record(ctx: RunScope, memory: Any, state: dict, tier: Tier, hits: list[Hit], started: float) -> None:
     """Retrieval telemetry of a run's read (`memory stats`); reads outside a run are not recorded."""
     latency_ms = (time.perf_counter() - started) * 1000
     record_retrieval(memory, ctx.namespace, state.get("run_id"), tier, hits, latency_ms, now(ctx))
 
 
 def episodic_read(state: dict, runtime: Runtime[ReviewContext]) -> dict:
-    ctx = runtime.context
+    ctx = run_scope(runtime)
     if not ctx.use_memory:
         return {"episodes": []}
-    res = resources(ctx)
+    res = ctx.resources()
     episode_min, _ = _thresholds(ctx, res.embeddings)
     started = time.perf_counter()
     found = episodic.recall(
@@ -83,10 +82,10 @@ def episodic_read(state: dict, runtime: Runtime[ReviewContext]) -> dict:
 
 
 def semantic_read(state: dict, runtime: Runtime[ReviewContext]) -> dict:
-    ctx = runtime.context
+    ctx = run_scope(runtime)
     if not ctx.use_memory:
         return {"facts": []}
-    res = resources(ctx)
+    res = ctx.resources()
     _, fact_min = _thresholds(ctx, res.embeddings)
     started = time.perf_counter()
     found = semantic.recall(
@@ -98,10 +97,10 @@ def semantic_read(state: dict, runtime: Runtime[ReviewContext]) -> dict:
 
 
 def procedural_read(state: dict, runtime: Runtime[ReviewContext]) -> dict:
-    ctx = runtime.context
+    ctx = run_scope(runtime)
     if not ctx.use_memory:
         return {"procedure": None}
-    res = resources(ctx)
+    res = ctx.resources()
     started = time.perf_counter()
     best = procedural.best(
         res.memory.procedures, ctx.namespace, ctx.task_type,
@@ -113,7 +112,7 @@ def procedural_read(state: dict, runtime: Runtime[ReviewContext]) -> dict:
 
 def build_memory_block(state: dict, runtime: Runtime[ReviewContext]) -> dict:
     """Join the three reads into one delimited block (empty when memory is off or found nothing)."""
-    ctx = runtime.context
+    ctx = run_scope(runtime)
     episodes = [Scored[Episode].model_validate(e) for e in state.get("episodes") or []]
     facts = [Scored[Fact].model_validate(f) for f in state.get("facts") or []]
     raw_procedure = state.get("procedure")
@@ -123,9 +122,7 @@ def build_memory_block(state: dict, runtime: Runtime[ReviewContext]) -> dict:
         episodes, facts, proc, nonce=new_nonce(),
         max_episodes=settings.episode_top_k, max_facts=settings.fact_top_k, trial_uses=settings.procedure_trial_uses,
     )
-    if ctx.memory_block_filter is not None:
-        block = ctx.memory_block_filter(block)
-    return {"memory_block": block}
+    return {"memory_block": ctx.filter_block(block)}
 
 
 # ---------------------------------------------------------------- write path (consolidate)
@@ -152,10 +149,10 @@ def extract_artifacts_node(instructions: str):
     """A node that asks the extraction model to distil the run in `state["messages"]`."""
 
     def extract_artifacts(state: dict, runtime: Runtime[ReviewContext]) -> dict:
-        ctx = runtime.context
+        ctx = run_scope(runtime)
         if not ctx.use_memory:
             return {"artifacts": {}}
-        res = resources(ctx)
+        res = ctx.resources()
         run = [m for m in state.get("messages", []) if not isinstance(m, SystemMessage)]
         request = [SystemMessage(instructions), *run, HumanMessage("Extract the run artifacts as JSON now.")]
         usage: dict[str, int] = {}
@@ -178,11 +175,11 @@ def _artifacts(state: dict) -> RunArtifacts | None:
 
 
 def episodic_write(state: dict, runtime: Runtime[ReviewContext]) -> dict:
-    ctx = runtime.context
+    ctx = run_scope(runtime)
     artifacts = _artifacts(state)
     if not ctx.use_memory or artifacts is None:
         return {}
-    res = resources(ctx)
+    res = ctx.resources()
     episode = episodic.remember(
         res.memory.episodes, res.embeddings, ctx.namespace, state["run_id"], ctx.task_type,
         artifacts, ttl_days=ctx.config.episode_ttl_days, now=now(ctx),
@@ -191,11 +188,11 @@ def episodic_write(state: dict, runtime: Runtime[ReviewContext]) -> dict:
 
 
 def semantic_write(state: dict, runtime: Runtime[ReviewContext]) -> dict:
-    ctx = runtime.context
+    ctx = run_scope(runtime)
     artifacts = _artifacts(state)
     if not ctx.use_memory or artifacts is None:
         return {}
-    res = resources(ctx)
+    res = ctx.resources()
     settings = ctx.config
     confirmed = semantic.observe(
         res.memory.facts, res.memory.confirmations, res.embeddings, ctx.namespace,
@@ -208,11 +205,11 @@ def semantic_write(state: dict, runtime: Runtime[ReviewContext]) -> dict:
 
 
 def procedural_write(state: dict, runtime: Runtime[ReviewContext]) -> dict:
-    ctx = runtime.context
+    ctx = run_scope(runtime)
     artifacts = _artifacts(state)
     if not ctx.use_memory or artifacts is None:
         return {}
-    res = resources(ctx)
+    res = ctx.resources()
     writes = dict(state.get("memory_writes") or {})
     served = state.get("procedure")
     if served:

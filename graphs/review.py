@@ -1,16 +1,15 @@
 """The review graph: bootstrap -> analyze -> consolidate. Exports `builder` and `graph`.
 
-`graph` is compiled with an in-memory checkpointer (thread = one run); `build_graph` takes any
-checkpointer (the CLI passes a SQLite one so an interrupted review resumes by thread id);
-`server_graph` has none, because `langgraph dev` brings its own persistence. With the context's
+As in LangGraph's templates, `graph` is what `langgraph.json` serves: compiled without a
+checkpointer or store, because the server brings its own persistence (and refuses a graph that
+has its own). In-process callers compile `builder` with theirs (`graphs.runner.build_graph`: the
+CLI's SQLite or in-memory checkpointer, so an interrupted review resumes by thread id). With the context's
 `approve_procedures` on, a run that proposed a procedure pauses after consolidate for a person's
 decision (graphs/approval.py).
 """
 
 from __future__ import annotations
 
-from langgraph.checkpoint.base import BaseCheckpointSaver
-from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import END, START, StateGraph
 
 from graphs.analyze import build_analyze
@@ -35,10 +34,5 @@ def build_builder() -> StateGraph:
     return builder
 
 
-def build_graph(checkpointer: BaseCheckpointSaver | None = None):
-    return build_builder().compile(checkpointer=checkpointer or InMemorySaver())
-
-
 builder = build_builder()
-graph = builder.compile(checkpointer=InMemorySaver())
-server_graph = builder.compile()
+graph = builder.compile()

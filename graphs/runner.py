@@ -4,6 +4,10 @@ A run's checkpoint thread is `<tenant>/<agent>/<run id>` (no id may contain '/')
 id given by two tenants names two threads, and a tenant is erased with its threads. The run's
 own choices (tenant, agent, task type, domain, memory on or off) are kept in the checkpoint's
 metadata: `resume` takes them from there, never from the current settings.
+
+The served graph (`graphs.review.graph`) has no checkpointer: a LangGraph server brings its own.
+Here the CLI, the demo and the benchmarks compile `builder` with theirs (`build_graph`) and inject
+their services (tenant, models, memory, clock) through `InProcessContext`.
 """
 
 from __future__ import annotations
@@ -14,18 +18,19 @@ import secrets
 import sqlite3
 import uuid
 from collections.abc import Iterator
-from dataclasses import replace
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.memory import InMemorySaver
+from pydantic import ValidationError
 
 from agent.errors import ConfigurationError, MemoryStoreError
 from agent.report import build_report
 from agent.settings import Settings
-from graphs.context import ReviewContext
-from graphs.review import build_graph
+from graphs.context import InProcessContext, ReviewContext, ReviewServices
+from graphs.review import build_builder
 from memory.errors import MemoryRequestError
 from memory.records import check_id, check_run_id
 from tools.contract import load_contract
@@ -43,14 +48,22 @@ def thread_key(tenant: str, agent: str, run_id: str) -> str:
     return f"{tenant}/{agent}/{run_id}"
 
 
-def validated(ctx: ReviewContext) -> ReviewContext:
-    """The context, or ConfigurationError in one line if an id in it is crafted."""
-    try:
-        for name in _ID_FIELDS:
-            check_id(getattr(ctx, name), name.replace("_", " "))
-    except MemoryRequestError as exc:
-        raise ConfigurationError(str(exc)) from None
-    return ctx
+_CONTEXT_FIELDS = {f.name for f in fields(ReviewContext)}
+_SERVICE_FIELDS = {f.name for f in fields(ReviewServices)} - {"settings", "served"}
+
+
+def build_graph(checkpointer: BaseCheckpointSaver | None = None):
+    """The review graph compiled with a checkpointer (in-memory unless one is given)."""
+    return build_builder().compile(checkpointer=checkpointer or InMemorySaver())
+
+
+def choice(ctx: InProcessContext, name: str) -> Any:
+    """A run's choice by name, whether the context or the services hold it (tenant, models)."""
+    if name == "tenant":
+        return ctx.services.default_tenant
+    if name in _SERVICE_FIELDS:
+        return getattr(ctx.services, name) or getattr(ctx.services.settings, name, None)
+    return getattr(ctx, name)
 
 
 def valid_run_id(run_id: str) -> str:
@@ -60,26 +73,31 @@ def valid_run_id(run_id: str) -> str:
         raise ConfigurationError(str(exc)) from None
 
 
-def context_from_settings(settings: Settings, **overrides: Any) -> ReviewContext:
-    ctx = ReviewContext(
-        tenant=settings.tenant,
-        agent=settings.agent,
-        task_type=settings.task_type,
-        domain=settings.domain,
-        reviewer_model=settings.reviewer_model,
-        compression_model=settings.compression_model,
-        extraction_model=settings.extraction_model,
-        embeddings=settings.embeddings,
-        pii_scrubber=settings.pii_scrubber,
-        memory=settings.resolved_memory_url(),
-        settings=settings,
-    )
-    return validated(replace(ctx, **{k: v for k, v in overrides.items() if v is not None}))
+def context_from_settings(settings: Settings, **overrides: Any) -> InProcessContext:
+    """An in-process run's context: `settings`' defaults, overridden by any non-None keyword, each
+    either a context field (agent, task_type, domain, use_memory, approve_procedures) or a service
+    (tenant, models, embeddings, pii_scrubber, memory, memory_block_filter, clock)."""
+    chosen = {k: v for k, v in overrides.items() if v is not None}
+    unknown = set(chosen) - _CONTEXT_FIELDS - _SERVICE_FIELDS
+    if unknown:
+        raise TypeError(f"unknown review option(s): {', '.join(sorted(unknown))}")
+    services = ReviewServices(settings=settings, **{k: v for k, v in chosen.items() if k in _SERVICE_FIELDS})
+    context = {
+        "agent": settings.agent, "task_type": settings.task_type, "domain": settings.domain,
+        **{k: v for k, v in chosen.items() if k in _CONTEXT_FIELDS},
+    }
+    try:
+        for name in _ID_FIELDS:  # one-line errors for crafted ids, before pydantic's longer ones
+            check_id(services.default_tenant if name == "tenant" else context[name], name.replace("_", " "))
+        return InProcessContext(services=services, **context)
+    except (MemoryRequestError, ValidationError) as exc:
+        message = str(exc) if isinstance(exc, MemoryRequestError) else exc.errors()[0]["msg"]
+        raise ConfigurationError(message) from None
 
 
-def run_choices(ctx: ReviewContext) -> dict[str, Any]:
+def run_choices(ctx: InProcessContext) -> dict[str, Any]:
     """The context values a resumed run must keep (model instances are not kept: only specs)."""
-    return {name: getattr(ctx, name) for name in RUN_CHOICES if isinstance(getattr(ctx, name), str | bool)}
+    return {name: choice(ctx, name) for name in RUN_CHOICES if isinstance(choice(ctx, name), str | bool)}
 
 
 def _owner_only_file(path: Path) -> None:
@@ -231,10 +249,11 @@ class Reviewer:
         return self._config(self.context, run_id)
 
     @staticmethod
-    def _config(ctx: ReviewContext, run_id: str) -> dict[str, Any]:
-        return {"configurable": {"thread_id": thread_key(ctx.tenant, ctx.agent, run_id)}, "recursion_limit": 400}
+    def _config(ctx: InProcessContext, run_id: str) -> dict[str, Any]:
+        return {"configurable": {"thread_id": thread_key(choice(ctx, "tenant"), ctx.agent, run_id)},
+                "recursion_limit": 400}
 
-    def _invoke(self, payload: dict[str, Any] | None, config: dict[str, Any], ctx: ReviewContext) -> dict[str, Any]:
+    def _invoke(self, payload: dict[str, Any] | None, config: dict[str, Any], ctx: InProcessContext) -> dict[str, Any]:
         try:
             return self.graph.invoke(payload, config, context=ctx)
         except sqlite3.Error as exc:  # memory backends raise their own errors: this is the checkpoint file
@@ -247,7 +266,10 @@ class Reviewer:
         valid_run_id(run_id)
         for name, value in (("tenant", tenant), ("agent", agent)):
             if value is not None:
-                validated(replace(self.context, **{name: value}))
+                try:
+                    check_id(value, name)
+                except MemoryRequestError as exc:
+                    raise ConfigurationError(str(exc)) from None
         threads = [t for t in find_threads(self.checkpointer, run_id)
                    if (tenant is None or t.split("/")[0] == tenant) and (agent is None or t.split("/")[1] == agent)]
         if not threads:

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Any, TypedDict
+from typing import Annotated, Any
 
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
+
+# typing_extensions' TypedDict, not typing's: below Python 3.12 pydantic cannot build a JSON schema
+# from typing.TypedDict, and a LangGraph server then reports null input and output schemas.
+from typing_extensions import TypedDict
 
 USAGE_KEYS = ("tool_calls", "model_calls", "input_tokens", "output_tokens")
 

@@ -27,6 +27,7 @@ from graphs.memory_steps import (
     semantic_read,
     semantic_write,
 )
+from graphs.runner import context_from_settings
 from graphs.state import MemoryState
 from memory.records import Namespace, ProcedureStatus
 
@@ -84,9 +85,9 @@ ARTIFACTS = {
 
 def test_a_non_contract_agent_uses_all_three_tiers(settings):
     extractor = GenericFakeChatModel(messages=iter([AIMessage(json.dumps(ARTIFACTS))] * 10))
-    ctx = ReviewContext(
-        tenant="acme", agent="triage-bot", task_type="ticket_triage", domain="support",
-        extraction_model=extractor, memory=settings.resolved_memory_url(), settings=settings,
+    ctx = context_from_settings(
+        settings, tenant="acme", agent="triage-bot", task_type="ticket_triage", domain="support",
+        extraction_model=extractor,
     )
     graph = build_triage_graph()
     ticket = "I was charged twice on my invoice for the annual plan"

@@ -17,8 +17,8 @@ import pytest
 
 pytest.importorskip("chromadb", reason="chromadb is in the [chroma] extra")
 
-from graphs.context import ReviewContext  # noqa: E402
-from graphs.review import build_graph  # noqa: E402
+from agent.settings import Settings  # noqa: E402
+from graphs.runner import build_graph, context_from_settings  # noqa: E402
 from memory.backends import open_memory  # noqa: E402
 from memory.errors import MemoryBackendError, MemoryConfigError  # noqa: E402
 from memory.records import Namespace  # noqa: E402
@@ -150,8 +150,8 @@ def test_a_chroma_server_holds_the_vectors_and_a_local_file_the_counters(tmp_pat
 
 def test_a_review_remembers_through_chroma(folder):
     graph = build_graph()
-    ctx = ReviewContext(
-        tenant="acme", agent="chroma-reviewer", memory=f"chroma:///{folder}", reviewer_model="offline",
+    ctx = context_from_settings(
+        Settings(), tenant="acme", agent="chroma-reviewer", memory=f"chroma:///{folder}", reviewer_model="offline",
         compression_model="offline", extraction_model="offline", embeddings="wordllama",
     )
     states = []

@@ -20,8 +20,7 @@ from langchain_ollama import ChatOllama, OllamaEmbeddings  # noqa: E402
 from agent.errors import ConfigurationError  # noqa: E402
 from agent.models import load_chat_model, load_embeddings  # noqa: E402
 from agent.settings import Settings  # noqa: E402
-from graphs.context import ReviewContext  # noqa: E402
-from graphs.review import build_graph  # noqa: E402
+from graphs.runner import build_graph, context_from_settings  # noqa: E402
 from memory.embeddings import HashEmbeddings  # noqa: E402
 from memory.errors import MemoryConfigError  # noqa: E402
 from tests.conftest import SAMPLES  # noqa: E402
@@ -84,8 +83,8 @@ class LocalVectorsOllamaEmbeddings(OllamaEmbeddings):
 
 
 def _review(tmp_path, settings: Settings, thread: str, name: str) -> dict:
-    ctx = ReviewContext(
-        tenant="acme", agent="ollama-user", memory=f"sqlite:///{tmp_path / 'memory.sqlite'}", settings=settings,
+    ctx = context_from_settings(
+        settings, tenant="acme", agent="ollama-user", memory=f"sqlite:///{tmp_path / 'memory.sqlite'}",
         reviewer_model="offline", compression_model="offline", extraction_model="offline",
         embeddings=LocalVectorsOllamaEmbeddings(model="nomic-embed-text"),
     )

@@ -8,8 +8,8 @@ from datetime import UTC, datetime, timedelta
 from langgraph.runtime import Runtime
 
 from agent.settings import Settings
-from graphs.context import ReviewContext
 from graphs.memory_steps import episodic_read, procedural_read, semantic_read
+from graphs.runner import context_from_settings
 from memory.embeddings import HashEmbeddings
 from memory.records import Episode, Fact, Namespace, Outcome, Procedure, ProcedureStatus
 from memory.telemetry import Hit, RetrievalEvent, retrieval_stats, tier_stats
@@ -34,9 +34,9 @@ def seed(memory, at: datetime) -> None:
 
 
 def read_all(memory, clock, run_id: str | None) -> dict:
-    ctx = ReviewContext(tenant=NS.tenant, agent=NS.agent, task_type="supplier_contract_review",
-                        domain="supplier_contracts", embeddings=EMB, memory=memory,
-                        settings=Settings(fact_min_score=0.1), clock=clock)
+    ctx = context_from_settings(Settings(fact_min_score=0.1), tenant=NS.tenant, agent=NS.agent,
+                                task_type="supplier_contract_review", domain="supplier_contracts",
+                                embeddings=EMB, memory=memory, clock=clock)
     runtime = Runtime(context=ctx)
     state = {"task": TASK, **({"run_id": run_id} if run_id else {})}
     for read in (episodic_read, semantic_read, procedural_read):

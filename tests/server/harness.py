@@ -47,7 +47,7 @@ def langgraph_cli() -> str | None:
 
 
 def server_config(folder: Path) -> Path:
-    """langgraph.json with `dependencies` and graph paths resolved against the repo root."""
+    """langgraph.json with `dependencies`, graph and auth paths resolved against the repo root."""
     config = json.loads((ROOT / "langgraph.json").read_text())
     config["dependencies"] = [str((ROOT / dep).resolve()) for dep in config.get("dependencies", ["."])]
     graphs = {}
@@ -55,6 +55,9 @@ def server_config(folder: Path) -> Path:
         path, _, attr = target.rpartition(":")
         graphs[name] = f"{(ROOT / path).resolve()}:{attr}"
     config["graphs"] = graphs
+    if "auth" in config:
+        path, _, attr = config["auth"]["path"].rpartition(":")
+        config["auth"] = {**config["auth"], "path": f"{(ROOT / path).resolve()}:{attr}"}
     # The developer's .env (optional, gitignored) must not change what a test sees: the test
     # passes its environment explicitly.
     config.pop("env", None)

@@ -6,8 +6,8 @@ import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 
-from graphs.context import ReviewContext
-from graphs.review import build_graph
+from agent.settings import Settings
+from graphs.runner import build_graph, context_from_settings
 from memory.backends import open_memory
 from memory.records import Namespace, ProcedureStatus
 from tests.conftest import SAMPLES
@@ -29,8 +29,8 @@ def run(memory_url):
     graph = build_graph(InMemorySaver())
 
     def run(thread: str, payload, *, approve: bool = True, contract: str = "northwind_msa_01"):
-        ctx = ReviewContext(
-            tenant=NS.tenant, agent=NS.agent, memory=memory_url, approve_procedures=approve,
+        ctx = context_from_settings(
+            Settings(), tenant=NS.tenant, agent=NS.agent, memory=memory_url, approve_procedures=approve,
             reviewer_model="offline", compression_model="offline", extraction_model="offline",
             embeddings="wordllama",
         )
