@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from agent.api_keys import load_key_ring
-from agent.settings import Settings
+if TYPE_CHECKING:
+    from agent.settings import Settings
 
 keys_app = typer.Typer(
     help="API keys of the served graph (langgraph dev / LangGraph Platform): one tenant per key.\n\n"
@@ -23,6 +23,8 @@ KeysFile = Annotated[Path | None, typer.Option("--file", help="keys file (defaul
 
 
 def _settings(home: Path | None, keys_file: Path | None) -> Settings:
+    from agent.settings import Settings  # on demand: `--help` loads no settings code
+
     values: dict = {}
     if home is not None:
         values["home"] = home
@@ -58,6 +60,8 @@ def list_keys(
 
     Example: contract-review keys list
     """
+    from agent.api_keys import load_key_ring
+
     ring = load_key_ring(_settings(home, keys_file))
     rows = [{"tenant": key.tenant, "name": key.name} for key in ring.keys]
     if fmt == "json":
