@@ -98,7 +98,8 @@ def open_postgres_memory(url: str, *, pool_size: int = 4) -> StoreMemory:
         ) from exc
     import psycopg
 
-    try:
+    try:  # one direct connection first: a wrong host, port or password fails now, with its reason
+        psycopg.connect(url, connect_timeout=10).close()
         pool = ConnectionPool(
             url, min_size=1, max_size=pool_size, open=True, timeout=30,
             kwargs={"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row},
