@@ -6,17 +6,14 @@ times as much. At each size: the whole bootstrap read path (the three read nodes
 graphs/memory_steps.py run concurrently, as LangGraph runs them, then the memory block), each tier
 alone, and the reference method (the 100 newest episodes, cosine in Python), over >= 200 queries.
 Each query names a real stored episode (party, contract kind, contract reference), so recall of
-that episode shows what the 100-newest window misses. The cold case starts a CLI review in a new
-process and times process start -> first model call with the largest memory on disk.
+that episode shows what the 100-newest window misses. The cold start of a CLI review on the
+largest memory file is bench/startup.py's.
 """
 
 from __future__ import annotations
 
-import json
 import math
 import random
-import subprocess
-import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
@@ -26,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from bench.common import REPO, Stopwatch, percentiles
+from bench.common import Stopwatch, percentiles
 from bench.memory_data import (
     FillState,
     Timeline,
@@ -244,29 +241,8 @@ def measure(home: Path, own: int, n_queries: int) -> dict[str, Any]:
     }
 
 
-def cold_start(home: Path, contract: Path, runs: int = 3) -> dict[str, Any]:
-    """Process start -> first model call of `contract-review review` on the memory in `home`."""
-    totals, details = [], []
-    for _ in range(runs):
-        start = time.time()
-        proc = subprocess.run(
-            [sys.executable, "-m", "bench.cold", repr(start), str(home), str(contract)],
-            cwd=REPO, capture_output=True, text=True, timeout=300,
-        )
-        line = next((ln for ln in proc.stdout.splitlines() if ln.startswith("{")), None)
-        if proc.returncode != 0 or line is None:
-            raise RuntimeError(f"cold-start run failed ({proc.returncode}): {proc.stderr.strip()[-400:]}")
-        result = json.loads(line)
-        totals.append(result["first_model_call_ms"])
-        details.append(result)
-    ordered = sorted(totals)
-    return {"runs": details, "median_ms": round(ordered[len(ordered) // 2], 1),
-            "note": "new Python process each time (imports, settings, embeddings, SQLite open, first search "
-                    "loading the vector matrix); the OS file cache is warm"}
-
-
 def run(data: Path, *, sizes: tuple[int, ...] = FULL_SIZES, facts: int = 10_000, n_queries: int = 200,
-        cold_runs: int = 3, log=print) -> dict[str, Any]:
+        log=print) -> dict[str, Any]:
     results = []
     for own in sizes:  # one memory file per size, each kept for the next run
         home = data / "bootstrap" / f"episodes-{own}"
@@ -276,8 +252,6 @@ def run(data: Path, *, sizes: tuple[int, ...] = FULL_SIZES, facts: int = 10_000,
     largest, smallest = results[-1], results[0]
     p95_large = largest["latency_ms"]["bootstrap"]["p95"]
     p95_small = smallest["latency_ms"]["bootstrap"]["p95"]
-    contract = REPO / "sample_contracts" / "northwind_msa_01.pdf"
-    cold = cold_start(home, contract, cold_runs) if cold_runs else None
     return {
         "own_facts": facts, "other_tenant_factor": OTHER_FACTOR, "other_tenants": OTHER_TENANTS,
         "reference_window": REFERENCE_WINDOW,
@@ -287,5 +261,4 @@ def run(data: Path, *, sizes: tuple[int, ...] = FULL_SIZES, facts: int = 10_000,
             "growth": round(p95_large / p95_small, 2) if p95_small else None, "growth_target": GROWTH_TARGET,
             "growth_met": bool(p95_small) and p95_large <= GROWTH_TARGET * p95_small,
         },
-        "cold_start": cold,
     }

@@ -11,7 +11,7 @@ from rich.console import Console
 
 bench_app = typer.Typer(
     help="Benchmarks: memory-driven improvement, bootstrap latency, retrieval quality, compression, "
-    "write path, real filings. Each prints a table and writes <name>.json into the results folder.\n\n"
+    "write path, real filings, start-up (and, on its own, a first run from a fresh clone). Each prints a table and writes <name>.json into the results folder.\n\n"
     "Example: contract-review bench all --out bench_results",
     no_args_is_help=True,
 )
@@ -105,3 +105,23 @@ def bench_cuad(out: Out = DEFAULT_OUT, data: Data = None, size: Size = "full") -
     Example: contract-review bench cuad
     """
     _one("cuad", out, data, size)
+
+
+@bench_app.command("startup")
+def bench_startup(out: Out = DEFAULT_OUT, data: Data = None, size: Size = "full") -> None:
+    """`python -c pass`, `contract-review --help`, and a review from process start to its first
+    model call with 100k episodes on disk (median of 5 each), with where that time goes.
+
+    Example: contract-review bench startup
+    """
+    _one("startup", out, data, size)
+
+
+@bench_app.command("firstrun")
+def bench_firstrun(out: Out = DEFAULT_OUT) -> None:
+    """A fresh clone of the committed HEAD, then `make demo` in it: install time, time to the
+    first report, warnings. Not part of `bench all` (it installs a whole environment).
+
+    Example: contract-review bench firstrun
+    """
+    _one("firstrun", out, None, "full")
