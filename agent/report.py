@@ -116,6 +116,19 @@ def _cell(text: Any) -> str:
     return str(text if text is not None else "-").replace("|", "\\|").replace("\n", " ")
 
 
+def memory_used_line(report: dict[str, Any]) -> str:
+    """'Memory used: episodes 6b1f0c2d (0.91), ...; 2 facts; procedure "..."', or '... none'."""
+    memory = report["memory"]
+    used = []
+    if memory["episodes"]:
+        used.append("episodes " + ", ".join(f"{e['run_id'][:8]} ({e['score']})" for e in memory["episodes"]))
+    if memory["facts"]:
+        used.append(f"{len(memory['facts'])} facts")
+    if memory["procedure"]:
+        used.append(f"procedure \"{memory['procedure']['title']}\"")
+    return f"Memory used: {'; '.join(used) if used else 'none'}"
+
+
 def render_markdown(report: dict[str, Any]) -> str:
     usage = report["usage"]
     lines = [
@@ -137,15 +150,7 @@ def render_markdown(report: dict[str, Any]) -> str:
             f"| {f['verdict']} | {_cell(f['severity'])} | {f['clause_type']} | {_cell(f['section'])} "
             f"| {_cell(quote)} | {_cell(recommendation)} |"
         )
-    memory = report["memory"]
-    used = []
-    if memory["episodes"]:
-        used.append("episodes " + ", ".join(f"{e['run_id'][:8]} ({e['score']})" for e in memory["episodes"]))
-    if memory["facts"]:
-        used.append(f"{len(memory['facts'])} facts")
-    if memory["procedure"]:
-        used.append(f"procedure \"{memory['procedure']['title']}\"")
-    lines += ["", f"Memory used: {'; '.join(used) if used else 'none'}"]
+    lines += ["", memory_used_line(report)]
     if report.get("review"):
         lines += ["", report["review"]]
     return "\n".join(lines) + "\n"

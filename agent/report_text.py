@@ -16,7 +16,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from agent.report import SEVERITY_ORDER, VERDICT_ORDER
+from agent.report import SEVERITY_ORDER, VERDICT_ORDER, memory_used_line
 
 # From this many columns up the findings are one table; below, one block each.
 WIDE_COLUMNS = 120
@@ -121,18 +121,6 @@ def findings_table(report: dict[str, Any], width: int) -> Table:
     return table
 
 
-def memory_line(report: dict[str, Any]) -> str:
-    memory = report["memory"]
-    used = []
-    if memory["episodes"]:
-        used.append("episodes " + ", ".join(f"{e['run_id'][:8]} ({e['score']})" for e in memory["episodes"]))
-    if memory["facts"]:
-        used.append(f"{len(memory['facts'])} facts")
-    if memory["procedure"]:
-        used.append(f"procedure \"{memory['procedure']['title']}\"")
-    return f"Memory used: {'; '.join(used) if used else 'none'}"
-
-
 def render_terminal(report: dict[str, Any], width: int) -> RenderableType:
     """The report laid out for a terminal `width` columns wide."""
     parts: list[RenderableType] = [heading(report, width), Text()]
@@ -141,7 +129,7 @@ def render_terminal(report: dict[str, Any], width: int) -> RenderableType:
     else:
         for finding in ordered(report["findings"]):
             parts += [finding_block(finding, report, width), Text()]
-    parts.append(Text("\n".join(textwrap.wrap(memory_line(report), width))))
+    parts.append(Text("\n".join(textwrap.wrap(memory_used_line(report), width))))
     if report.get("review"):  # its first line; the whole closing text is in markdown and json
         parts.append(Text())
         parts.append(Text("\n".join(textwrap.wrap(report["review"].split("\n", 1)[0], width))))
