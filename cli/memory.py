@@ -226,12 +226,8 @@ def search(
     """
     from langgraph.runtime import Runtime
 
-    from graphs.memory_steps import (
-        build_memory_block,
-        episodic_read,
-        procedural_read,
-        semantic_read,
-    )
+    from graphs.bootstrap import review_memory_block
+    from graphs.memory_steps import episodic_read, procedural_read, semantic_read
     from graphs.runner import context_from_settings
 
     settings, ns, _ = _open(home, tenant, agent)
@@ -240,7 +236,7 @@ def search(
     state: dict[str, Any] = {"task": task}
     for read in (episodic_read, semantic_read, procedural_read):
         state.update(read(state, runtime))
-    state.update(build_memory_block(state, runtime))
+    state.update(review_memory_block(state, runtime))
     if fmt == "json":
         _print_json(state)
         return

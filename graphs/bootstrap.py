@@ -8,9 +8,10 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 
+from agent.memory_view import clause_locations
 from agent.prompts import reviewer_system_prompt, task_prompt
 from graphs.context import ReviewContext, run_scope
-from graphs.memory_steps import build_memory_block, episodic_read, procedural_read, semantic_read
+from graphs.memory_steps import episodic_read, memory_block_node, procedural_read, semantic_read
 from graphs.state import BootstrapOutput, ReviewState
 from memory.records import check_run_id
 from tools.contract import parse_contract
@@ -41,13 +42,17 @@ def compose_prompt(state: ReviewState, runtime: Runtime[ReviewContext]) -> dict:
     return {"messages": [SystemMessage(system), HumanMessage(state["task"])]}
 
 
+# The reviewer's block shows, per clause type, where similar contracts kept it (agent/memory_view.py).
+review_memory_block = memory_block_node(clause_locations)
+
+
 def build_bootstrap() -> StateGraph:
     builder = StateGraph(ReviewState, context_schema=ReviewContext, output_schema=BootstrapOutput)
     builder.add_node("prepare", prepare)
     builder.add_node("episodic_read", episodic_read)
     builder.add_node("semantic_read", semantic_read)
     builder.add_node("procedural_read", procedural_read)
-    builder.add_node("build_memory_block", build_memory_block)
+    builder.add_node("build_memory_block", review_memory_block)
     builder.add_node("compose_prompt", compose_prompt)
     builder.add_edge(START, "prepare")
     reads = ["episodic_read", "semantic_read", "procedural_read"]

@@ -22,7 +22,7 @@ from pydantic import ValidationError
 from graphs.context import ReviewContext, RunScope, run_scope
 from graphs.state import add_usage
 from memory import episodic, procedural, semantic
-from memory.block import format_memory_block, new_nonce
+from memory.block import FindingsView, format_memory_block, new_nonce
 from memory.embeddings import calibrated_thresholds, model_name_of
 from memory.pii import scrub_artifacts
 from memory.records import Episode, Fact, Outcome, Procedure, RunArtifacts, Scored
@@ -110,19 +110,27 @@ def procedural_read(state: dict, runtime: Runtime[ReviewContext]) -> dict:
     return {"procedure": best.model_dump(mode="json") if best else None}
 
 
-def build_memory_block(state: dict, runtime: Runtime[ReviewContext]) -> dict:
-    """Join the three reads into one delimited block (empty when memory is off or found nothing)."""
-    ctx = run_scope(runtime)
-    episodes = [Scored[Episode].model_validate(e) for e in state.get("episodes") or []]
-    facts = [Scored[Fact].model_validate(f) for f in state.get("facts") or []]
-    raw_procedure = state.get("procedure")
-    proc = Procedure.model_validate(raw_procedure) if raw_procedure else None
-    settings = ctx.config
-    block = format_memory_block(
-        episodes, facts, proc, nonce=new_nonce(),
-        max_episodes=settings.episode_top_k, max_facts=settings.fact_top_k, trial_uses=settings.procedure_trial_uses,
-    )
-    return {"memory_block": ctx.filter_block(block)}
+def memory_block_node(findings_view: FindingsView | None = None):
+    """A node joining the three reads into one delimited block (empty when memory is off or found
+    nothing); `findings_view` shows the episodes' key findings (memory.block.format_memory_block)."""
+
+    def build_memory_block(state: dict, runtime: Runtime[ReviewContext]) -> dict:
+        ctx = run_scope(runtime)
+        episodes = [Scored[Episode].model_validate(e) for e in state.get("episodes") or []]
+        facts = [Scored[Fact].model_validate(f) for f in state.get("facts") or []]
+        raw_procedure = state.get("procedure")
+        proc = Procedure.model_validate(raw_procedure) if raw_procedure else None
+        settings = ctx.config
+        block = format_memory_block(
+            episodes, facts, proc, nonce=new_nonce(), max_episodes=settings.episode_top_k,
+            max_facts=settings.fact_top_k, trial_uses=settings.procedure_trial_uses, findings_view=findings_view,
+        )
+        return {"memory_block": ctx.filter_block(block)}
+
+    return build_memory_block
+
+
+build_memory_block = memory_block_node()  # every key finding once, as memory.block shows them
 
 
 # ---------------------------------------------------------------- write path (consolidate)

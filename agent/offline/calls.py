@@ -26,10 +26,12 @@ class Hint:
 
     clause_type: str
     section: str | None  # None when the episode recorded the clause as missing
-    verdict: str
-    severity: str
-    episode: int  # 1 = the most similar episode
+    verdict: str  # "missing", or "present" (past verdicts are not remembered: they come from the text)
+    severity: str  # the severity of a remembered absence
+    episode: int  # the episode's rank in the memory block: 1 = the best
     title: str = ""  # the section heading the clause sat under, if remembered
+    similarity: float = 0.0  # the episode's similarity to this task
+    outcome: str = ""  # the episode's outcome (COMPLETED, PARTIAL ...)
 
 
 @dataclass

@@ -23,12 +23,13 @@ __all__ = ["REVIEW_TOOLS", "SUMMARY_MARKER", "Hint", "ToolCall", "Transcript", "
 
 _CLAUSE_TYPES_RE = re.compile(r"^\s*Clause types to review:\s*(.+?)\s*$", re.MULTILINE)
 _BLOCK_RE = re.compile(r"<<MEMORY ([0-9A-Za-z]+)>>\n?(.*?)<</MEMORY \1>>", re.DOTALL)
-# The ARCHITECTURE key-finding formats, as bullet lines of an episode.
-_FOUND_LINE_RE = re.compile(
-    r"^-\s*(?P<type>[a-z0-9_]+) in section (?P<section>[^\s:\"]+)(?: \"(?P<title>[^\"]*)\")?: "
-    r"(?P<verdict>standard|fallback|deviation|missing) \((?P<severity>[a-z]+)\)\s*$"
-)
-_MISSING_LINE_RE = re.compile(r"^-\s*(?P<type>[a-z0-9_]+): missing \((?P<severity>[a-z]+)\)\s*$")
+# An episode's header line, and a clause type's line of remembered places (agent.memory_view):
+# `- liability_cap: 8.2 "Financial Ceiling" [1,2]; 7.4 [3]; missing (medium) [4]`
+_EPISODE_RE = re.compile(r"^\[(?P<n>\d+)\] similarity (?P<sim>-?[\d.]+) \| (?P<outcome>[A-Z]+) \|")
+_PLACES_RE = re.compile(r"^-\s*(?P<type>[a-z0-9_]+): (?P<places>.+)$")
+_PLACE_RE = re.compile(
+    r"(?:(?P<absent>missing|not_applicable) \((?P<severity>[a-z]+)\)|(?P<section>[^\s;\"\[]+)(?: \"(?P<title>[^\"]*)\")?)"
+    r" \[(?P<eps>[\d,]+)\]")
 
 REVIEW_TOOLS = ("list_sections", "read_section", "search_contract", "find_clauses", "assess_clause", "record_finding")
 
@@ -41,35 +42,44 @@ def parse_clause_types(text: str) -> list[str]:
 
 
 def parse_memory_hints(text: str) -> dict[str, list[Hint]]:
-    """Clause locations remembered in the memory block, per type, most similar episode first.
+    """Clause locations remembered in the memory block, per type, best episode first.
 
-    Only text between a matching `<<MEMORY nonce>>` / `<</MEMORY nonce>>` pair counts, and the
-    caller passes only system messages: contract text in tool results cannot plant hints.
+    Episodes are ranked as the block lists them (retrieval's order), each with its similarity
+    and outcome; a clause type's line lists each remembered place with the episodes that saw it
+    there (a place without a heading has the heading of the place before it). Only text between
+    a matching `<<MEMORY nonce>>` / `<</MEMORY nonce>>` pair counts, and the caller passes only
+    system messages: contract text in tool results cannot plant hints.
     """
     hints: dict[str, list[Hint]] = {}
     for block in _BLOCK_RE.finditer(text):
-        episode = 0
+        episodes: dict[int, tuple[float, str]] = {}
+        in_findings = False
         for line in block.group(2).splitlines():
             line = line.strip()
-            if line.startswith("### Episode"):
-                episode += 1
+            if episode := _EPISODE_RE.match(line):
+                episodes[int(episode["n"])] = (float(episode["sim"]), episode["outcome"])
                 continue
-            if line.startswith("## ") and not line.startswith("## Past episodes"):
-                episode = 0  # facts and procedure sections hold no key findings
+            if line.startswith("## "):
+                in_findings = line.startswith("## Key findings")
                 continue
-            if episode == 0:
+            places = _PLACES_RE.match(line) if in_findings else None
+            if not places:
                 continue
-            found = _FOUND_LINE_RE.match(line)
-            missing = None if found else _MISSING_LINE_RE.match(line)
-            if found:
-                section = None if found["verdict"] == "missing" else found["section"]
-                hint = Hint(found["type"], section, found["verdict"], found["severity"], episode,
-                            title=found["title"] or "")
-            elif missing:
-                hint = Hint(missing["type"], None, "missing", missing["severity"], episode)
-            else:
-                continue
-            hints.setdefault(hint.clause_type, []).append(hint)
+            title = ""
+            for place in _PLACE_RE.finditer(places["places"]):
+                if not place["absent"] and place["title"] is not None:
+                    title = place["title"]
+                for number in (int(n) for n in place["eps"].split(",") if n):
+                    similarity, outcome = episodes.get(number, (0.0, ""))
+                    if place["absent"]:
+                        hint = Hint(places["type"], None, "missing", place["severity"], number,
+                                    similarity=similarity, outcome=outcome)
+                    else:
+                        hint = Hint(places["type"], place["section"], "present", "", number, title=title,
+                                    similarity=similarity, outcome=outcome)
+                    hints.setdefault(places["type"], []).append(hint)
+    for name in hints:
+        hints[name].sort(key=lambda h: h.episode)
     return hints
 
 

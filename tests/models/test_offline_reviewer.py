@@ -6,6 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 from langchain_core.messages import ToolMessage
 
+from agent.memory_view import clause_locations
 from agent.offline import OfflineReviewerModel
 from memory.block import format_memory_block
 from memory.records import Episode, Outcome, Scored
@@ -15,14 +16,14 @@ TYPES = ["liability_cap", "governing_law", "warranty"]
 
 
 def episodes_block(*episodes: list[str], nonce: str = "3f9a2c1e") -> str:
-    """A real memory block (memory.block) holding one episode per list of key findings."""
+    """A real memory block (memory.block, as the graph builds it) holding one episode per list of key findings."""
     now = datetime(2026, 1, 1, tzinfo=UTC)
     scored = [Scored[Episode](item=Episode(run_id=f"run-{i}", task_type="supplier_contract_review",
                                            task_summary="Acme MSA review", outcome=Outcome.COMPLETED,
                                            key_findings=findings, approach="cold", expires_at=now + timedelta(days=90)),
                               score=0.9 - i / 100)
               for i, findings in enumerate(episodes)]
-    return format_memory_block(scored, [], None, nonce=nonce)
+    return format_memory_block(scored, [], None, nonce=nonce, findings_view=clause_locations)
 
 
 def memory_block(*findings: str, nonce: str = "3f9a2c1e") -> str:

@@ -1,0 +1,62 @@
+"""How the reviewer's memory block shows past key findings: per clause type, where similar
+contracts kept it.
+
+The next review uses memory for one thing: where to look first. Past verdicts are left out on
+purpose (a verdict comes from the current text, never from memory; facts carry what tends to
+deviate), and so is every repeat. One line per clause type lists each remembered place once, with
+the episodes that saw it there (best episode first, as retrieved):
+
+    - liability_cap: 8.2 "Financial Ceiling" [1,2]; 7.4 [3]; 9.3 "Limitation of Liability" [4]
+    - data_protection: 6.1 "Client Personal Data" [1]; missing (high) [2]
+
+A place without a heading has the heading of the place before it on the line. Lines that are not
+key findings in the docs/ARCHITECTURE.md format are shown as memory.block shows them. The
+reader is `agent.offline.transcript.parse_memory_hints`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memory.block import merged_findings
+
+KEY_FINDING = re.compile(
+    r"^\s*(?P<type>[a-z0-9_]+)(?: in section (?P<section>[^\s:\"]+)(?: \"(?P<title>[^\"]*)\")?)?: "
+    r"(?P<verdict>standard|fallback|deviation|missing|not_applicable) \((?P<severity>[a-z]+)\)\s*$")
+ABSENT = ("missing", "not_applicable")
+
+
+def _refs(numbers: list[int]) -> str:
+    return "[" + ",".join(str(n) for n in numbers) + "]"
+
+
+def clause_locations(findings_by_episode: list[list[str]]) -> list[str]:
+    """The block's key-finding lines for the episodes' key findings (best episode first)."""
+    places: dict[str, dict[tuple[str, str], list[int]]] = {}  # type -> (section or verdict, title) -> episodes
+    other: list[list[str]] = []
+    for number, findings in enumerate(findings_by_episode, start=1):
+        unread = []
+        for line in findings:
+            match = KEY_FINDING.match(line)
+            if match is None:
+                unread.append(line)
+                continue
+            if match["verdict"] in ABSENT or not match["section"]:
+                where = (f"{match['verdict'] if match['verdict'] in ABSENT else 'missing'} ({match['severity']})", "")
+            else:
+                where = (match["section"], match["title"] or "")
+            episodes = places.setdefault(match["type"], {}).setdefault(where, [])
+            if number not in episodes:
+                episodes.append(number)
+        other.append(unread)
+    lines = []
+    for clause_type, by_place in places.items():
+        entries, last_title = [], None
+        for (where, title), numbers in by_place.items():
+            absent = where.startswith(ABSENT)
+            shown_title = "" if absent or title == last_title else f' "{title}"'
+            entries.append(f"{where}{shown_title} {_refs(numbers)}")
+            if not absent:
+                last_title = title
+        lines.append(f"- {clause_type}: {'; '.join(entries)}")
+    return lines + merged_findings(other)
