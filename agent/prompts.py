@@ -11,7 +11,12 @@ EXTRACT_HEADER = "TASK: extract-run-artifacts"
 REVIEWER_SYSTEM = """You are a contract reviewer working for the buyer. Review the supplier contract
 against the buyer's playbook of standard positions, using the tools: find where each clause type
 is, assess it against the playbook, and record exactly one finding per clause type (verdict
-standard, fallback, deviation or missing) with a verbatim quote. Finish with a short review.
+standard, fallback, deviation, missing, or not_applicable when the clause type does not apply to
+the deal) with a verbatim quote. Read every clause from the buyer's side: note whom it binds and
+whom it protects (list_sections names the parties); a limit that protects only the supplier is
+never the buyer's fallback. Each finding carries a rationale (what you read, the figure, the
+comparison with the playbook) and a recommendation for this contract (what it says now and the
+change to ask for): assess_clause writes both. Finish with a short review.
 
 Clause types to review: {clause_types}
 
@@ -32,7 +37,7 @@ and nothing else, with these keys:
 task_summary (string: what was reviewed, parties, contract title),
 outcome ("COMPLETED" if every clause type got a finding, "PARTIAL" if some, "FAILED" if none),
 key_findings (list of strings, one per clause type, exactly "<clause_type> in section <id>:
-<verdict> (<severity>)" or "<clause_type>: missing (<severity>)"),
+<verdict> (<severity>)" or "<clause_type>: missing (<severity>)" or "<clause_type>: not_applicable (none)"),
 approach (string), tools_used (list of tool names), step_count (integer),
 reusable_patterns (list of strings),
 fact_candidates (list of {{"text", "domain", "confidence"}}: general domain facts worth keeping),

@@ -1,9 +1,12 @@
 """The review report: built from a finished run's state, rendered as JSON or Markdown
 (HTML: agent/report_html.py).
 
-Report fields: `contract`, `run_id`, `outcome`, `findings` (the finding dicts of
-docs/ARCHITECTURE.md), `usage`, `memory` (`episodes`, `facts`, `procedure`, `writes`: what was
-retrieved for the run and what it stored), `review` (the reviewer's closing text) and `sections`:
+Report fields: `contract`, `run_id`, `outcome`, `parties` (the buyer we review for and the
+supplier, with how they were identified), `findings` (the finding dicts of docs/ARCHITECTURE.md:
+each with its citation, whom it binds and protects, rationale and recommendation), `usage`
+(tool calls, language-model calls, stand-in calls of the offline reviewer, tokens), `memory`
+(`episodes`, `facts`, `procedure`, `writes`: what was retrieved for the run and what it stored),
+`review` (the reviewer's closing text) and `sections`:
 `{section id: {"title", "start", "end", "text"}}` for every section a finding quotes, so a
 reader can see each quote inside its clause (`text[start - section.start:...]`).
 """
@@ -16,8 +19,10 @@ from memory.records import Outcome
 from tools.playbook import load_playbook
 
 SEVERITY_ORDER = {"high": 0, "medium": 1, "low": 2, "none": 3}
-VERDICT_ORDER = {"deviation": 0, "missing": 1, "fallback": 2, "standard": 3}
-FINDING_FIELDS = ("clause_type", "section", "quote", "start", "end", "verdict", "severity", "recommendation")
+VERDICT_ORDER = {"deviation": 0, "missing": 1, "fallback": 2, "standard": 3, "not_applicable": 4}
+FINDING_FIELDS = ("clause_type", "section", "citation", "quote", "start", "end", "verdict", "severity",
+                  "binds", "protects", "rationale", "recommendation")
+USAGE_FIELDS = ("tool_calls", "model_calls", "stand_in_calls", "input_tokens", "output_tokens")
 
 
 def final_findings(findings: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -43,7 +48,7 @@ def build_report(state: dict[str, Any]) -> dict[str, Any]:
     outcome = artifacts.get("outcome")
     if not outcome or outcome == Outcome.UNKNOWN:
         outcome = coverage_outcome(findings)
-    usage = {k: int((state.get("usage") or {}).get(k, 0)) for k in ("tool_calls", "model_calls", "input_tokens", "output_tokens")}
+    usage = {k: int((state.get("usage") or {}).get(k, 0)) for k in USAGE_FIELDS}
     procedure = state.get("procedure")
     memory = {
         "episodes": [_episode(e) for e in state.get("episodes") or []],
@@ -55,6 +60,7 @@ def build_report(state: dict[str, Any]) -> dict[str, Any]:
         "contract": (state.get("contract") or {}).get("name", ""),
         "run_id": state.get("run_id", ""),
         "outcome": str(outcome),
+        "parties": (state.get("contract") or {}).get("parties") or {},
         "findings": findings,
         "usage": usage,
         "memory": memory,
@@ -129,27 +135,82 @@ def memory_used_line(report: dict[str, Any]) -> str:
     return f"Memory used: {'; '.join(used) if used else 'none'}"
 
 
+def usage_line(usage: dict[str, Any]) -> str:
+    """What was really called: language-model calls and stand-in calls are never mixed up."""
+    parts = [f"{usage.get('tool_calls', 0)} tool calls"]
+    model, stand_in = int(usage.get("model_calls", 0)), int(usage.get("stand_in_calls", 0))
+    if model or not stand_in:
+        parts.append(f"{model} language-model calls")
+    if stand_in:
+        parts.append(f"{stand_in} calls to the offline stand-in (no language model)")
+    tokens = f"{usage.get('input_tokens', 0):,} input / {usage.get('output_tokens', 0):,} output tokens"
+    if stand_in and not model:
+        tokens += " (estimated as a model would count them)"
+    return ", ".join(parts) + ", " + tokens
+
+
+def parties_line(parties: dict[str, Any]) -> str:
+    """'Reviewed for the buyer, X ("Customer"); supplier: Y ("Vendor") (from ...)'."""
+    if not parties or not (parties.get("buyer") or parties.get("supplier")):
+        how = (parties or {}).get("how") or "no parties found in the preamble or signature blocks"
+        return f"Parties: not identified ({how}); clauses are read by their role words (buyer, customer, supplier ...)"
+    buyer = (parties.get("buyer") or {}).get("label") or "not identified"
+    supplier = (parties.get("supplier") or {}).get("label") or "not identified"
+    return f"Reviewed for the buyer, {buyer}; supplier: {supplier} (from {parties.get('how')})"
+
+
+def who(finding: dict[str, Any], parties: dict[str, Any]) -> str:
+    """'binds the supplier (Vendor Inc.); protects the buyer (Customer)', or ''."""
+    def name(role: str | None) -> str:
+        if role == "both":
+            return "both parties"
+        party = (parties or {}).get(role or "") or {}
+        return f"the {role} ({party['label']})" if party.get("label") else f"the {role}"
+
+    if not (finding.get("binds") or finding.get("protects")):
+        return ""
+    return f"binds {name(finding.get('binds')) if finding.get('binds') else 'unclear'}; " \
+           f"protects {name(finding.get('protects')) if finding.get('protects') else 'unclear'}"
+
+
 def render_markdown(report: dict[str, Any]) -> str:
     usage = report["usage"]
+    parties = report.get("parties") or {}
     lines = [
         f"# Contract review: {report['contract']}",
         "",
-        f"Run `{report['run_id']}` · outcome **{report['outcome']}** · {usage['tool_calls']} tool calls, "
-        f"{usage['model_calls']} model calls, {usage['input_tokens']} input / {usage['output_tokens']} output tokens",
+        f"Run `{report['run_id']}` · outcome **{report['outcome']}** · {usage_line(usage)}",
+        "",
+        parties_line(parties),
         "",
     ]
     findings = sorted(
         report["findings"],
         key=lambda f: (VERDICT_ORDER.get(f["verdict"], 9), SEVERITY_ORDER.get(f["severity"] or "none", 9)),
     )
-    lines += ["| verdict | severity | clause | section | quote | recommendation |", "|---|---|---|---|---|---|"]
+    lines += ["| verdict | severity | clause | where |", "|---|---|---|---|"]
     for f in findings:
-        quote = (f["quote"] or "")[:160] + ("…" if f["quote"] and len(f["quote"]) > 160 else "")
-        recommendation = f["recommendation"] if f["verdict"] in ("deviation", "missing", "fallback") else ""
-        lines.append(
-            f"| {f['verdict']} | {_cell(f['severity'])} | {f['clause_type']} | {_cell(f['section'])} "
-            f"| {_cell(quote)} | {_cell(recommendation)} |"
-        )
+        where = f.get("citation") or ("not in the contract" if f["verdict"] == "missing" else "-")
+        lines.append(f"| {f['verdict']} | {_cell(f['severity'])} | {f['clause_type']} | {_cell(where)} |")
+    lines += ["", "## What to ask for", ""]
+    for f in findings:
+        if f["verdict"] in ("standard", "not_applicable"):
+            continue
+        lines.append(f"**{f['clause_type']}** ({f['verdict']}, {f['severity']}): {f.get('recommendation') or ''}")
+        detail = []
+        if f.get("quote"):
+            quote = " ".join(f["quote"].split())
+            detail.append(f"> {quote[:300]}{'…' if len(quote) > 300 else ''}")
+        stance = who(f, parties)
+        if stance:
+            detail.append(f"- The clause {stance}.")
+        if f.get("rationale"):
+            detail.append(f"- Why: {f['rationale']}")
+        lines += ["", *detail, ""]
+    settled = [f for f in findings if f["verdict"] in ("standard", "not_applicable")]
+    if settled:
+        lines += ["## No change needed", ""]
+        lines += [f"- **{f['clause_type']}** ({f['verdict']}): {f.get('rationale') or f.get('recommendation') or ''}" for f in settled]
     lines += ["", memory_used_line(report)]
     if report.get("review"):
         lines += ["", report["review"]]

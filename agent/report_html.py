@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from html import escape
 from typing import Any
 
-from agent.report import SEVERITY_ORDER, VERDICT_ORDER
+from agent.report import SEVERITY_ORDER, VERDICT_ORDER, parties_line, usage_line, who
 from tools.playbook import Playbook, load_playbook
 
 SEVERITY_LABELS = {"high": "High severity", "medium": "Medium severity", "low": "Low severity", "none": "No issue"}
@@ -57,6 +57,7 @@ h3 { font-size: 1.02rem; margin: 0 0 6px; }
   padding: 1px 7px; border-radius: 4px; background: var(--bg); margin-right: 6px; vertical-align: 2px; }
 .where { color: var(--muted); font-weight: 400; }
 .recommendation { margin: 6px 0; }
+.stance, .rationale { margin: 4px 0; font-size: .92rem; }
 .standard { color: var(--muted); font-size: .9rem; margin: 4px 0 8px; }
 .clause { white-space: pre-wrap; overflow-wrap: anywhere; margin: 8px 0 0; padding: 10px 14px; background: #fafbfc;
   border: 1px solid var(--line); border-radius: 6px; font-family: Georgia, "Times New Roman", serif; font-size: .95rem; }
@@ -127,6 +128,8 @@ def _window(text: str, span: tuple[int, int]) -> tuple[int, int]:
 
 def _clause_block(finding: dict[str, Any], section: dict[str, Any] | None) -> str:
     quote = finding.get("quote") or ""
+    if finding.get("verdict") == "not_applicable":
+        return '<p class="absent">Not applicable to this deal.</p>'
     if finding.get("verdict") == "missing" or (not quote and section is None):
         return '<p class="absent">Not found in the contract.</p>'
     span = _quote_span(section, finding) if section else None
@@ -143,12 +146,14 @@ def _clause_block(finding: dict[str, Any], section: dict[str, Any] | None) -> st
     )
 
 
-def _finding(finding: dict[str, Any], sections: dict[str, Any], playbook: Playbook) -> str:
+def _finding(finding: dict[str, Any], sections: dict[str, Any], playbook: Playbook, parties: dict[str, Any]) -> str:
     clause_type = finding.get("clause_type") or ""
     section_id = finding.get("section")
     section = sections.get(section_id) if section_id else None
     where = ""
-    if section_id:
+    if finding.get("citation"):
+        where = f' <span class="where">{_e(finding["citation"])}</span>'
+    elif section_id:  # a finding recorded before citations existed
         title = (section or {}).get("title") or ""
         where = f' <span class="where">section {_e(section_id)}{" · " + _e(title) if title else ""}</span>'
     verdict = finding.get("verdict") or ""
@@ -156,10 +161,15 @@ def _finding(finding: dict[str, Any], sections: dict[str, Any], playbook: Playbo
         f'<article class="finding verdict-{_e(verdict)}" data-clause="{_e(clause_type)}">',
         f'<h3><span class="verdict">{_e(verdict)}</span>{_e(_clause_title(playbook, clause_type))}{where}</h3>',
     ]
-    if verdict != "standard" and finding.get("recommendation"):
+    if verdict not in ("standard", "not_applicable") and finding.get("recommendation"):
         parts.append(f'<p class="recommendation"><strong>Recommendation:</strong> {_e(finding["recommendation"])}</p>')
+    stance = who(finding, parties)
+    if stance:
+        parts.append(f'<p class="stance">The clause {_e(stance)}.</p>')
+    if finding.get("rationale"):
+        parts.append(f'<p class="rationale"><strong>Why:</strong> {_e(finding["rationale"])}</p>')
     standard = _standard_position(playbook, clause_type)
-    if standard and verdict != "standard":
+    if standard and verdict not in ("standard", "not_applicable"):
         parts.append(f'<p class="standard">Buyer\'s standard position: {_e(standard)}</p>')
     parts.append(_clause_block(finding, section))
     parts.append("</article>")
@@ -172,6 +182,7 @@ def _severity_key(finding: dict[str, Any]) -> str:
 
 
 def _findings(report: dict[str, Any], anchor: str, playbook: Playbook) -> str:
+    parties = report.get("parties") or {}
     groups: dict[str, list[dict[str, Any]]] = {}
     for finding in report.get("findings") or []:
         groups.setdefault(_severity_key(finding), []).append(finding)
@@ -189,7 +200,7 @@ def _findings(report: dict[str, Any], anchor: str, playbook: Playbook) -> str:
         html.append(
             f'<section class="group severity-{severity}" id="{anchor}-{severity}">'
             f'<h2 class="sev-{severity}">{_e(SEVERITY_LABELS.get(severity, "Other severity"))} ({len(items)})</h2>'
-            + "".join(_finding(f, sections, playbook) for f in items)
+            + "".join(_finding(f, sections, playbook, parties) for f in items)
             + "</section>"
         )
     return "".join(html)
@@ -263,8 +274,7 @@ def _report(report: dict[str, Any], index: int, playbook: Playbook) -> str:
     outcome = str(report.get("outcome") or "UNKNOWN")
     meta = (
         f'<span class="badge outcome-{_e(outcome)}">{_e(outcome)}</span> · run <code>{_e(report.get("run_id"))}</code>'
-        f' · {_e(usage.get("tool_calls", 0))} tool calls, {_e(usage.get("model_calls", 0))} model calls,'
-        f' {_e(usage.get("input_tokens", 0))} input / {_e(usage.get("output_tokens", 0))} output tokens'
+        f' · {_e(usage_line(usage))}</p><p class="meta parties">{_e(parties_line(report.get("parties") or {}))}'
     )
     review = report.get("review") or ""
     return (

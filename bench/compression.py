@@ -155,6 +155,7 @@ def run_once(calls: list[tuple[str, dict]], *, compress: bool) -> dict[str, Any]
     findings = report["findings"]
     return {
         "compression": compress, "tool_steps": report["usage"]["tool_calls"], "model_calls": report["usage"]["model_calls"],
+        "stand_in_calls": report["usage"].get("stand_in_calls", 0),
         "reviewer_calls": len(contexts), "peak_context_tokens": max(sizes), "final_context_tokens": sizes[-1],
         "total_input_tokens": report["usage"]["input_tokens"], "peak_context_messages": max(lengths),
         "compressions": _compressions(contexts),

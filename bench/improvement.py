@@ -45,6 +45,7 @@ def _row(report: dict[str, Any], seconds: float, scored: dict[str, Any]) -> dict
     memory = report.get("memory") or {}
     return {
         "tool_calls": usage["tool_calls"], "model_calls": usage["model_calls"],
+        "stand_in_calls": usage.get("stand_in_calls", 0),
         "input_tokens": usage["input_tokens"], "output_tokens": usage["output_tokens"],
         "tokens": usage["input_tokens"] + usage["output_tokens"],
         "wall_s": round(seconds, 3), **scored,
@@ -163,6 +164,15 @@ def plot(result: dict[str, Any], path: Path) -> Path:
     return path
 
 
+def _calls(on: dict[str, Any], off: dict[str, Any]) -> str:
+    """Model calls on/off, saying when they were calls of the offline stand-in, not of a model."""
+    model = f"{on['model_calls']}/{off['model_calls']}"
+    stand_in = f"{on.get('stand_in_calls', 0)}/{off.get('stand_in_calls', 0)}"
+    if not (on["model_calls"] or off["model_calls"]):
+        return f"{stand_in} stand-in"
+    return model if stand_in == "0/0" else f"{model} (+{stand_in} stand-in)"
+
+
 def table_rows(result: dict[str, Any]) -> list[list[str]]:
     rows = []
     for seq in result["sequences"]:
@@ -170,7 +180,7 @@ def table_rows(result: dict[str, Any]) -> list[list[str]]:
             on, off = r["on"], r["off"]
             rows.append([seq["sequence"], r["contract"],
                          f"{on['tool_calls']}/{off['tool_calls']} ({r['tool_ratio']:.0%})",
-                         f"{on['model_calls']}/{off['model_calls']}",
+                         _calls(on, off),
                          f"{on['tokens']}/{off['tokens']} ({r['token_ratio']:.0%})",
                          f"{on['wall_s']:.2f}/{off['wall_s']:.2f}",
                          f"{on['recall']:.2f}/{off['recall']:.2f}",
@@ -179,5 +189,5 @@ def table_rows(result: dict[str, Any]) -> list[list[str]]:
     return rows
 
 
-COLUMNS = ["sequence", "contract", "tool calls on/off", "model calls", "tokens on/off", "wall s", "recall on/off",
-           "sections on/off", "not worse"]
+COLUMNS = ["sequence", "contract", "tool calls on/off", "model calls on/off", "tokens on/off", "wall s",
+           "recall on/off", "sections on/off", "not worse"]

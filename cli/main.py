@@ -100,17 +100,22 @@ def review(
     task_type: Annotated[str | None, typer.Option("--task-type")] = None,
     domain: Annotated[str | None, typer.Option("--domain")] = None,
     thread_id: Annotated[str | None, typer.Option("--thread-id", help="run id / checkpoint thread")] = None,
+    we: Annotated[str | None, typer.Option(
+        "--we", help="which side we review for when the contract leaves it open: buyer (default), supplier, "
+        "or a party's name or defined term (e.g. --we Distributor)")] = None,
     home: Home = None,
     quiet: Quiet = False,
 ) -> None:
     """Review contracts and print a report (several files: one report each, progress on stderr).
 
-    Example: contract-review review a.pdf b.pdf --format html --out review.html
+    Example: contract-review review a.pdf b.pdf --format html --out review.html --we "Ingram Micro"
     """
     from graphs.runner import Reviewer, context_from_settings, open_checkpointer, valid_run_id
 
     if fmt not in REPORT_FORMATS:
         raise typer.BadParameter("use text, markdown, json or html", param_hint="--format")
+    if we is not None and (not we.strip() or "\n" in we or len(we) > 120):
+        raise typer.BadParameter("give buyer, supplier, or a party's name or defined term (one line)", param_hint="--we")
     settings = load_settings(home, tenant=tenant, agent=agent, task_type=task_type, domain=domain)
     context_from_settings(settings)  # crafted ids fail here, before anything is opened or written
     if thread_id is not None:
@@ -118,7 +123,7 @@ def review(
     reports, failures = [], []
     with open_checkpointer(settings) as saver:
         reviewer = Reviewer(
-            settings, saver, reviewer_model=model, use_memory=not no_memory,
+            settings, saver, reviewer_model=model, use_memory=not no_memory, we=we,
         )
         # One file: a live bar on a terminal only (a log line would add noise to one report).
         single_quiet = len(paths) < 2 and not sys.stderr.isatty()

@@ -9,7 +9,7 @@ from langgraph.prebuilt import ToolNode
 from langgraph.runtime import Runtime
 
 from graphs.context import ReviewContext, run_scope
-from graphs.state import AnalyzeOutput, ReviewState, add_usage
+from graphs.state import AnalyzeOutput, ReviewState, add_usage, call_usage
 from memory.working import compress
 from tools import TOOLS
 
@@ -19,7 +19,7 @@ def reviewer_step(state: ReviewState, runtime: Runtime[ReviewContext]) -> dict:
     settings = ctx.config
     res = ctx.resources()
     messages = list(state["messages"])
-    usage = {"model_calls": 0, "input_tokens": 0, "output_tokens": 0, "tool_calls": 0}
+    usage = {"tool_calls": 0}
     update: dict = {}
     replaced: list = []
     compressed = compress(
@@ -29,21 +29,18 @@ def reviewer_step(state: ReviewState, runtime: Runtime[ReviewContext]) -> dict:
     if compressed is not None:
         messages = compressed.messages
         replaced = [RemoveMessage(id=REMOVE_ALL_MESSAGES), *compressed.messages]
-        usage["model_calls"] += 1
-        usage["input_tokens"] += compressed.input_tokens
-        usage["output_tokens"] += compressed.output_tokens
+        stand_in = getattr(res.compressor, "is_stand_in", False)
+        usage = add_usage(usage, {"stand_in_calls" if stand_in else "model_calls": 1,
+                                  "input_tokens": compressed.input_tokens, "output_tokens": compressed.output_tokens})
         update["compressions"] = state.get("compressions", 0) + 1
 
     answer = res.reviewer.bind_tools(TOOLS).invoke(messages)
-    meta = getattr(answer, "usage_metadata", None) or {}
-    usage["model_calls"] += 1
-    usage["input_tokens"] += int(meta.get("input_tokens", 0))
-    usage["output_tokens"] += int(meta.get("output_tokens", 0))
+    usage = add_usage(usage, call_usage(res.reviewer, answer))
     steps = state.get("steps", 0) + 1
     if answer.tool_calls and steps >= settings.max_model_steps:
         # Out of budget: end the loop cleanly instead of leaving unanswered tool calls behind.
         answer = AIMessage(f"Stopped after {steps} model steps (limit reached); review incomplete.")
-    usage["tool_calls"] += len(answer.tool_calls)
+    usage["tool_calls"] = usage.get("tool_calls", 0) + len(answer.tool_calls)
     update.update({"messages": [*replaced, answer], "usage": add_usage(state.get("usage"), usage), "steps": steps})
     if not answer.tool_calls:
         update["final_review"] = str(answer.content)

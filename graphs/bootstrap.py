@@ -15,6 +15,7 @@ from graphs.memory_steps import episodic_read, memory_block_node, procedural_rea
 from graphs.state import BootstrapOutput, ReviewState
 from memory.records import check_run_id
 from tools.contract import parse_contract
+from tools.detection.parties import identify_parties
 from tools.playbook import load_playbook
 
 
@@ -24,6 +25,9 @@ def prepare(state: ReviewState, runtime: Runtime[ReviewContext]) -> dict:
     if not contract:
         name = state.get("contract_name") or "contract"
         contract = parse_contract(state.get("contract_text") or "", name).model_dump()
+    # Who the buyer (our side) and the supplier are, settled once for the run with the user's
+    # `we`; every tool reads them from the contract.
+    contract = {**contract, "parties": identify_parties(contract["text"], runtime.context.we).as_dict()}
     opening = contract["text"][:900]
     task = task_prompt(contract["name"], run_scope(runtime).task_type, opening)
     return {

@@ -20,7 +20,7 @@ from langgraph.runtime import Runtime
 from pydantic import ValidationError
 
 from graphs.context import ReviewContext, RunScope, run_scope
-from graphs.state import add_usage
+from graphs.state import add_usage, call_usage
 from memory import episodic, procedural, semantic
 from memory.block import FindingsView, format_memory_block, new_nonce
 from memory.embeddings import calibrated_thresholds, model_name_of
@@ -46,15 +46,6 @@ def _thresholds(ctx: RunScope, embeddings: Any) -> tuple[float, float]:
     if settings.fact_min_score is not None:
         fact_min = settings.fact_min_score
     return episode_min, fact_min
-
-
-def _usage(answer: Any) -> dict[str, int]:
-    usage = getattr(answer, "usage_metadata", None) or {}
-    return {
-        "model_calls": 1,
-        "input_tokens": int(usage.get("input_tokens", 0)),
-        "output_tokens": int(usage.get("output_tokens", 0)),
-    }
 
 
 # ---------------------------------------------------------------- read path (bootstrap)
@@ -166,7 +157,7 @@ def extract_artifacts_node(instructions: str):
         usage: dict[str, int] = {}
         try:
             answer = res.extractor.invoke(request)
-            usage = _usage(answer)
+            usage = call_usage(res.extractor, answer)
             artifacts = parse_artifacts(str(answer.content), state.get("task", ""))
         except Exception:  # the model failing must not lose the run: record what we know
             log.warning("artifact extraction failed; storing outcome UNKNOWN", exc_info=True)

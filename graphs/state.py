@@ -12,7 +12,19 @@ from langgraph.graph.message import add_messages
 # from typing.TypedDict, and a LangGraph server then reports null input and output schemas.
 from typing_extensions import TypedDict
 
-USAGE_KEYS = ("tool_calls", "model_calls", "input_tokens", "output_tokens")
+USAGE_KEYS = ("tool_calls", "model_calls", "stand_in_calls", "input_tokens", "output_tokens")
+
+
+def call_usage(model: Any, answer: Any) -> dict[str, int]:
+    """One model call's usage: a language-model call, or a call of a stand-in that says it is
+    one (`is_stand_in`, the offline reviewer), whose token counts are estimates of what a model
+    would have read and written."""
+    meta = getattr(answer, "usage_metadata", None) or {}
+    return {
+        "stand_in_calls" if getattr(model, "is_stand_in", False) else "model_calls": 1,
+        "input_tokens": int(meta.get("input_tokens", 0)),
+        "output_tokens": int(meta.get("output_tokens", 0)),
+    }
 
 
 def add_usage(left: dict[str, int] | None, right: dict[str, int] | None) -> dict[str, int]:
@@ -37,7 +49,7 @@ class MemoryState(TypedDict, total=False):
     memory_block: str
     artifacts: dict[str, Any]  # RunArtifacts (scrubbed) extracted by consolidate
     memory_writes: dict[str, Any]  # what consolidate stored
-    usage: dict[str, int]  # running totals: tool_calls, model_calls, input_tokens, output_tokens
+    usage: dict[str, int]  # running totals: tool_calls, model_calls, stand_in_calls, input_tokens, output_tokens
 
 
 class ReviewInput(TypedDict, total=False):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -17,7 +18,7 @@ TEMPLATE = [SAMPLES / f"northwind_msa_0{i}.pdf" for i in (1, 2, 3, 4)]
 def planted(expected: list[dict]) -> set[tuple[str, str]]:
     known = set(load_playbook().clause_types)  # an expected file may describe types a playbook adds later
     return {(e["clause_type"], e["verdict"]) for e in expected
-            if e["verdict"] in ("deviation", "missing") and e["clause_type"] in known}
+            if e["verdict"] in ("deviation", "missing", "not_applicable") and e["clause_type"] in known}
 
 
 def found(report: dict) -> set[tuple[str, str]]:
@@ -48,7 +49,7 @@ def test_every_planted_deviation_is_found_with_exact_quotes(path, reviewer, expe
     assert not missing, f"planted deviations not found: {missing}"
     text = _contract_text(path)
     for finding in report["findings"]:
-        if finding["verdict"] != "missing":
+        if finding["verdict"] not in ("missing", "not_applicable"):
             assert text[finding["start"]:finding["end"]] == finding["quote"]
 
 
@@ -103,8 +104,15 @@ def test_no_memory_run_writes_nothing(reviewer, settings):
 def test_json_report_has_the_documented_fields(reviewer):
     report = reviewer(use_memory=False).review_path(SAMPLES / "northwind_msa_01.txt")
     assert {"contract", "run_id", "outcome", "findings", "usage"} <= set(report)
-    assert set(report["usage"]) == {"tool_calls", "model_calls", "input_tokens", "output_tokens"}
+    assert set(report["usage"]) == {"tool_calls", "model_calls", "stand_in_calls", "input_tokens", "output_tokens"}
+    # the offline stand-in's calls are reported as its own, not as language-model calls
+    assert report["usage"]["model_calls"] == 0 and report["usage"]["stand_in_calls"] > 0
+    assert report["parties"]["buyer"]["name"].startswith("HARBOR POINT") and report["parties"]["supplier"]["terms"] == ["Supplier"]
     for finding in report["findings"]:
-        assert set(finding) >= {"clause_type", "section", "quote", "start", "end", "verdict", "severity", "recommendation"}
-        assert finding["verdict"] in {"standard", "fallback", "deviation", "missing"}
+        assert set(finding) >= {"clause_type", "section", "citation", "quote", "start", "end", "verdict", "severity",
+                                "binds", "protects", "rationale", "recommendation"}
+        assert finding["verdict"] in {"standard", "fallback", "deviation", "missing", "not_applicable"}
+        assert finding["rationale"], finding["clause_type"]
+        if finding["section"]:
+            assert finding["citation"] and not re.search(r"\bh\d+\b", finding["citation"])
     json.dumps(report)

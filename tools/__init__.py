@@ -74,8 +74,9 @@ def _json(data: dict) -> str:
 
 @tool
 def list_sections(state: Annotated[dict, InjectedState]) -> str:
-    """List the contract's sections: id, title and character offsets. Call this first to see
-    how the contract is organised; section ids are what the other tools take."""
+    """List the contract's sections (id, title, character offsets) and who the parties are (the
+    buyer, whom we review for, and the supplier). Call this first to see how the contract is
+    organised; section ids are what the other tools take."""
     contract = _contract(state)
     return _json(list_sections_data(contract) if contract else _NO_CONTRACT)
 
@@ -108,8 +109,9 @@ def find_clauses(clause_type: str, state: Annotated[dict, InjectedState]) -> str
 @tool
 def assess_clause(clause_type: str, section: str, state: Annotated[dict, InjectedState]) -> str:
     """Assess a clause type in one section against the buyer's playbook: extracts the value
-    (cap multiple, notice days, jurisdiction, who indemnifies whom ...) and proposes a verdict
-    (standard | fallback | deviation), severity and recommendation, with the quote it read."""
+    (cap multiple, notice days, jurisdiction, who indemnifies whom ...), whom the clause binds and
+    protects, and proposes a verdict (standard | fallback | deviation), severity, a rationale and
+    a recommendation written for this contract, with the quote it read and its citation."""
     contract = _contract(state)
     return _json(assess_clause_data(contract, _playbook(state), clause_type, section) if contract else _NO_CONTRACT)
 
@@ -124,19 +126,22 @@ def record_finding(
     section: str | None = None,
     quote: str | None = None,
     recommendation: str | None = None,
+    rationale: str | None = None,
 ) -> Command:
     """Record the final finding for one clause type. verdict is standard | fallback |
-    deviation | missing; severity is high | medium | low | none. For a clause that is present,
-    give the section; omit the quote to record the one assess_clause gives for that section,
-    or pass a verbatim quote (from read_section, find_clauses or assess_clause). Omit the
-    recommendation to use the playbook's for the verdict (the one assess_clause and
-    find_clauses' if_missing show). For "missing" leave section and quote empty. Recording a
-    clause type again replaces it."""
+    deviation | missing | not_applicable; severity is high | medium | low | none. For a clause
+    that is present, give the section; omit the quote to record the one assess_clause gives for
+    that section, or pass a verbatim quote (from read_section, find_clauses or assess_clause).
+    Omit the recommendation and rationale to record the ones assess_clause wrote for this
+    contract (what it says now, the change to ask for, why the verdict); pass your own when your
+    verdict differs. For "missing" or "not_applicable" (find_clauses' if_missing says which)
+    leave section and quote empty. Recording a clause type again replaces it."""
     contract = _contract(state)
     if contract is None:
         result: dict = _NO_CONTRACT
     else:
-        result = build_finding(contract, _playbook(state), clause_type, verdict, severity, recommendation, section, quote)
+        result = build_finding(contract, _playbook(state), clause_type, verdict, severity, recommendation, section, quote,
+                               rationale)
     if "error" in result:
         message = ToolMessage(_json(result), tool_call_id=tool_call_id, name="record_finding", status="error")
         return Command(update={"messages": [message]})
@@ -144,6 +149,8 @@ def record_finding(
     # assess_clause showed: echo only what it may not know (the true offsets and the section
     # heading), so the context does not grow with copies.
     echo = {k: result.get(k) for k in ("clause_type", "section", "section_title", "verdict", "severity", "start", "end")}
+    if result.get("verdict") == "not_applicable":
+        echo["rationale"] = result.get("rationale")
     message = ToolMessage(_json({"recorded": echo}), tool_call_id=tool_call_id, name="record_finding")
     finding = {k: v for k, v in result.items() if k != "section_title"}
     return Command(update={"findings": [finding], "messages": [message]})

@@ -7,7 +7,9 @@ with a one-line message saying what is wrong and what to do.
 
 from __future__ import annotations
 
+import bisect
 import logging
+import re
 from pathlib import Path
 
 from pydantic import BaseModel, Field
@@ -29,11 +31,17 @@ class Section(BaseModel):
 
 
 class Contract(BaseModel):
-    """A normalised contract split into sections (graph state holds `model_dump()`)."""
+    """A normalised contract split into sections (graph state holds `model_dump()`).
+
+    `pages`: where each printed page starts in `text` (PDFs; empty when unknown). `parties`: who
+    the buyer and the supplier are (`tools.detection.parties.Parties.as_dict()`), set when a run
+    settles it (with the user's `--we`); None means "read them from the text"."""
 
     name: str
     text: str
     sections: list[Section] = Field(default_factory=list)
+    pages: list[int] = Field(default_factory=list)
+    parties: dict | None = None
 
     def section(self, section_id: str) -> Section | None:
         """The section with this id (exact, then case- and 'Section '-insensitive), or None."""
@@ -60,6 +68,48 @@ class Contract(BaseModel):
             spans.append((section, section.start, min(max(end, section.start), len(self.text))))
         return spans
 
+    def page_at(self, offset: int) -> int | None:
+        """The printed page (1-based) holding a character offset, when pages are known."""
+        if not self.pages or offset < 0:
+            return None
+        return bisect.bisect_right(self.pages, offset) or 1
+
+    def cite(self, section_id: str | None, offset: int = -1) -> str:
+        """How a lawyer finds a section: its number and heading as printed ("Section 9.2
+        (Limitation of Liability)", "Article IX (Warranty)", "Clause 11"), or, for unnumbered
+        text, the heading and the page ('page 4, under "Insurance"'); never an internal id."""
+        section = self.section(section_id) if section_id else None
+        if section is None:
+            return "the contract"
+        page = self.page_at(offset if offset >= 0 else section.start)
+        on_page = f"page {page}, " if page else ""
+        title = section.title or self._parent_title(section)
+        if section.id == "preamble":
+            return f"{on_page}the opening (preamble)".replace("page 1, the opening", "the opening")
+        if section.id.startswith("h") and section.id[1:].isdigit():
+            numbered = self._numbered_before(section)
+            if numbered is not None and self._numbered_after(section):
+                # an unnumbered heading between numbered clauses (a sub-heading, or a running
+                # header taken for one): the clause before it is what a reader looks up
+                where = f'{self.cite(numbered.id)}, under "{title}"' if title else self.cite(numbered.id)
+                return f"{where}, {on_page.rstrip(', ')}" if page else where
+            return f'{on_page}under the heading "{title}"' if title else f"{on_page}an unnumbered part"
+        label = _printed_label(self.text[section.start : section.start + 40], section.id)
+        return f"{label} ({title})" if title else label
+
+    def _numbered_before(self, section: Section) -> Section | None:
+        before = [s for s in self.sections if s.start < section.start and not s.id.startswith("h") and s.id != "preamble"]
+        return max(before, key=lambda s: s.start) if before else None
+
+    def _numbered_after(self, section: Section) -> bool:
+        return any(s.start > section.start and not s.id.startswith("h") for s in self.sections)
+
+    def _parent_title(self, section: Section) -> str:
+        if "." not in section.id:
+            return ""
+        parent = self.section(section.id.rsplit(".", 1)[0])
+        return parent.title if parent else ""
+
     def section_at(self, offset: int) -> Section | None:
         """The innermost section containing a character offset."""
         found = None
@@ -67,6 +117,17 @@ class Contract(BaseModel):
             if start <= offset < end:
                 found = section
         return found
+
+
+_LABEL = re.compile(r"^\s*(ARTICLE|Article|SECTION|Section|CLAUSE|Clause|§)\s*([IVXLC]+|\d+(?:\.\d+)*)")
+
+
+def _printed_label(heading: str, section_id: str) -> str:
+    """'Section 9.2', 'Article IX', 'Clause 11' as the heading prints it; a bare number is a section."""
+    m = _LABEL.match(heading)
+    if m:
+        return f"{m.group(1).capitalize() if m.group(1) != '§' else '§'} {m.group(2)}"
+    return f"Section {section_id}"
 
 
 def _section_key(value: str) -> str:
@@ -77,8 +138,9 @@ def _section_key(value: str) -> str:
     return value
 
 
-def parse_contract(text: str, name: str) -> Contract:
-    """Normalise raw contract text and split it into sections."""
+def parse_contract(text: str, name: str, *, pages: list[str] | None = None) -> Contract:
+    """Normalise raw contract text and split it into sections (`pages`: the raw text of each
+    printed page, when known, so findings can cite pages)."""
     if not text or not text.strip():
         raise ContractInputError(f"{name}: the contract is empty; give a file with the contract text")
     normalised = normalise_text(text)
@@ -86,7 +148,30 @@ def parse_contract(text: str, name: str) -> Contract:
         raise ContractInputError(f"{name}: the contract has no readable text after normalisation")
     spans = section_spans(normalised, find_headings(normalised))
     sections = [Section(id=i, title=t, start=s, end=e) for i, t, s, e in spans]
-    return Contract(name=name, text=normalised, sections=sections)
+    return Contract(name=name, text=normalised, sections=sections, pages=_page_starts(normalised, pages or []))
+
+
+def _page_starts(text: str, pages: list[str]) -> list[int]:
+    """Where each page's text starts in the normalised contract: the first of a page's lines
+    (normalised alone) that is found after the previous page's start. Running headers and page
+    numbers are dropped by normalisation, so the first lines may be missing: the next are tried."""
+    if len(pages) < 2:
+        return []
+    starts: list[int] = []
+    at = 0
+    for page in pages:
+        lines = [line for line in normalise_text(page).split("\n") if len(line) >= 12] if page.strip() else []
+        found = -1
+        for line in lines[:6]:
+            found = text.find(line[:40], at)
+            if found >= 0:
+                break
+        if found < 0:
+            found = at  # a page with nothing we can place starts where the previous one did
+        starts.append(found)
+        at = found
+    starts[0] = 0
+    return starts
 
 
 def load_contract(path: str | Path, *, max_bytes: int) -> Contract:
@@ -106,10 +191,11 @@ def load_contract(path: str | Path, *, max_bytes: int) -> Contract:
         raise ContractInputError(f"{p}: file is {size:,} bytes, over the {max_bytes:,}-byte limit; split it or raise max_input_bytes")
     if size == 0:
         raise ContractInputError(f"{p}: the file is empty; give a file with the contract text")
-    text = _read_pdf(p) if suffix == ".pdf" else _read_text(p)
+    pages = _read_pdf(p) if suffix == ".pdf" else _read_text(p).split("\f")
+    text = "\n\n".join(pages)
     if not text.strip():
         raise ContractInputError(f"{p}: the file holds only whitespace; give a file with the contract text")
-    return parse_contract(text, p.name)
+    return parse_contract(text, p.name, pages=pages)
 
 
 def _read_text(p: Path) -> str:
@@ -134,7 +220,7 @@ def _mostly_printable(text: str) -> bool:
     return bad / len(sample) < 0.05
 
 
-def _read_pdf(p: Path) -> str:
+def _read_pdf(p: Path) -> list[str]:
     from pypdf import PdfReader
     from pypdf.errors import PyPdfError
 
@@ -151,7 +237,6 @@ def _read_pdf(p: Path) -> str:
         raise
     except (PyPdfError, ValueError, KeyError, TypeError, OSError, AttributeError) as exc:
         raise ContractInputError(f"{p}: corrupt or unreadable PDF ({type(exc).__name__}); re-export the PDF or give a .txt") from exc
-    text = "\n\n".join(pages)
-    if not text.strip():
+    if not "".join(pages).strip():
         raise ContractInputError(f"{p}: the PDF has no extractable text (scanned image?); run OCR or give a .txt")
-    return text
+    return pages

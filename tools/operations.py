@@ -4,13 +4,16 @@ and returns the JSON-ready dict the tool answers with. Bad arguments give {"erro
 from __future__ import annotations
 
 from tools.contract import Contract
+from tools.detection import advice
 from tools.detection.clauses import find_candidates
 from tools.detection.review import (
     SEVERITIES,
     VERDICTS,
+    applies,
     assess,
     locate_quote,
     make_finding,
+    parties_of,
     recommendation_for,
 )
 from tools.detection.rules import DETECTORS
@@ -31,7 +34,10 @@ def _unknown_clause_type(playbook: Playbook, clause_type: str) -> dict:
 
 
 def list_sections_data(contract: Contract) -> dict:
-    return {"sections": [s.model_dump() for s in contract.sections]}
+    """The sections, and who the parties are (the buyer is the party we review for)."""
+    parties = parties_of(contract)
+    return {"sections": [s.model_dump() for s in contract.sections],
+            "parties": {"buyer": parties.describe("buyer"), "supplier": parties.describe("supplier"), "how": parties.how}}
 
 
 def read_section_data(contract: Contract, section: str) -> dict:
@@ -59,9 +65,14 @@ def find_clauses_data(contract: Contract, playbook: Playbook, clause_type: str) 
     result: dict = {"clause_type": clause_type, "candidates": [c.as_dict() for c in candidates]}
     if clause_type in playbook.clauses:
         entry = playbook.entry(clause_type)
-        # what to record if the clause turns out to be absent
-        result["if_missing"] = {"severity": entry.missing.severity,
-                                "recommendation": recommendation_for(entry, "missing")}
+        # what to record if the clause turns out to be absent: missing, or not applicable to this deal
+        if applies(contract, entry):
+            result["if_missing"] = {"verdict": "missing", "severity": entry.missing.severity,
+                                    "recommendation": recommendation_for(entry, "missing")}
+        else:
+            why, _ = advice.not_applicable_advice(entry)
+            result["if_missing"] = {"verdict": "not_applicable", "severity": "none", "reason": why,
+                                    "recommendation": recommendation_for(entry, "not_applicable")}
     return result
 
 
@@ -80,17 +91,21 @@ def assess_clause_data(contract: Contract, playbook: Playbook, clause_type: str,
                 "reason": f"no {clause_type} language found in section {found.id}{hint}"}
     return {"clause_type": clause_type, "section": finding["section"], "found": True, "quote": finding["quote"],
             "start": finding["start"], "end": finding["end"], "verdict": finding["verdict"],
-            "severity": finding["severity"], "recommendation": finding["recommendation"],
+            "severity": finding["severity"], "binds": finding["binds"], "protects": finding["protects"],
+            "citation": finding["citation"], "recommendation": finding["recommendation"],
             "rationale": finding["rationale"]}
 
 
 def build_finding(contract: Contract, playbook: Playbook, clause_type: str, verdict: str, severity: str,
-                  recommendation: str | None = None, section: str | None = None, quote: str | None = None) -> dict:
+                  recommendation: str | None = None, section: str | None = None, quote: str | None = None,
+                  rationale: str | None = None) -> dict:
     """A validated finding with true offsets (`text[start:end] == quote`), or {"error": ...}.
 
     A finding may be given by reference: without a quote, a present clause takes the quote
-    assess_clause gives for that section (the same `assess`), and without a recommendation the
-    playbook's recommendation for the verdict is used."""
+    assess_clause gives for that section (the same `assess`), and without a recommendation or
+    rationale, the ones assess_clause wrote for this contract when the verdict is the assessed
+    one (else the playbook's recommendation for the verdict). A "missing" finding for a clause
+    type that does not apply to this deal is recorded as not_applicable, with the reason."""
     if clause_type not in playbook.clauses:
         return _unknown_clause_type(playbook, clause_type)
     verdict = (verdict or "").strip().lower()
@@ -101,19 +116,24 @@ def build_finding(contract: Contract, playbook: Playbook, clause_type: str, verd
         return {"error": f"unknown severity {severity!r}; use one of: {', '.join(SEVERITIES)}"}
     entry = playbook.entry(clause_type)
     recommendation = (recommendation or "").strip() or None
-    if verdict == "missing":
-        return make_finding(entry, "missing", severity=severity, recommendation=recommendation)
+    rationale = (rationale or "").strip() or None
+    if verdict in ("missing", "not_applicable"):
+        if not applies(contract, entry):
+            return make_finding(entry, "not_applicable")
+        if verdict == "not_applicable" and not rationale:
+            return {"error": "not_applicable needs a rationale saying why the clause type does not apply to this deal"}
+        return make_finding(entry, verdict, severity=severity, recommendation=recommendation, rationale=rationale)
     where = None
     if section:
         where = contract.section(section)
         if where is None:
             return _unknown_section(contract, section)
+    assessed = assess(contract, entry, where) if where is not None else None
     if quote and quote.strip():
         span = locate_quote(contract, quote, where)
         if span is None:
             return {"error": "quote not found in the contract; copy it verbatim from read_section or find_clauses"}
     elif where is not None:
-        assessed = assess(contract, entry, where)
         if assessed is None:
             return {"error": f"pass a quote: no {clause_type} sentence was found in section {where.id}"}
         span = (assessed["start"], assessed["end"])
@@ -124,8 +144,14 @@ def build_finding(contract: Contract, playbook: Playbook, clause_type: str, verd
     start, end = span
     holder = contract.section_at(start)
     section_id = where.id if where is not None else (holder.id if holder else None)
-    finding = make_finding(entry, verdict, section_id, contract.text[start:end], start, end,
-                           severity=severity, recommendation=recommendation)
+    same = assessed is not None and assessed["verdict"] == verdict and assessed["start"] <= start < assessed["end"]
+    finding = make_finding(
+        entry, verdict, section_id, contract.text[start:end], start, end, severity=severity,
+        recommendation=recommendation or (assessed["recommendation"] if same else None),
+        rationale=rationale or (assessed["rationale"] if same else None),
+        citation=contract.cite(section_id, start),
+        binds=assessed["binds"] if assessed else None, protects=assessed["protects"] if assessed else None,
+    )
     holder_section = contract.section(section_id) if section_id else None
     # The heading travels with the finding so memory can relocate a renumbered clause.
     finding["section_title"] = holder_section.title if holder_section else ""

@@ -3,7 +3,8 @@
 Metric names the assessor understands (see tools/detection/metrics.py):
 cap_multiple, indemnity_direction, notice_days, renewal_notice_days, payment_days,
 price_increase_pct, jurisdiction, assignment_freedom, insurance_amount, audit_scope,
-restriction_on_buyer, warranty_months, damages_direction, survival_years, breach_notice_hours.
+restriction_on_buyer, warranty_months, damages_direction, survival_years, breach_notice_hours,
+exclusive_remedy, disclaimer_scope, termination_waiver.
 """
 
 from __future__ import annotations
@@ -36,6 +37,9 @@ METRIC_NAMES = frozenset(
         "damages_direction",
         "survival_years",
         "breach_notice_hours",
+        "exclusive_remedy",
+        "disclaimer_scope",
+        "termination_waiver",
     }
 )
 
@@ -68,6 +72,15 @@ class Metric(BaseModel):
         return self
 
 
+class Applicability(BaseModel):
+    """When a clause type applies to a deal: the contract names at least one of `terms`
+    (case-insensitive whole words); otherwise it is reported not applicable, with `otherwise`."""
+
+    model_config = ConfigDict(extra="forbid")
+    terms: list[str] = Field(min_length=1)
+    otherwise: str
+
+
 class PlaybookEntry(BaseModel):
     """One clause type: the buyer's positions and how to judge a contract against them."""
 
@@ -80,6 +93,9 @@ class PlaybookEntry(BaseModel):
     severity: Literal["high", "medium", "low"]
     missing: Missing
     recommendation: str
+    # the change to ask for, in a phrase that follows "ask for" (the recommendation is the fallback)
+    ask: str = ""
+    applies_if: Applicability | None = None
     metric: Metric | None = None
 
 

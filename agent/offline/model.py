@@ -22,7 +22,7 @@ import json
 import re
 from collections.abc import Callable, Iterator, Sequence
 from operator import itemgetter
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel, LanguageModelInput
@@ -81,6 +81,8 @@ class OfflineReviewerModel(BaseChatModel):
     compatibility and have no effect; `stop` cuts text answers at the first stop sequence.
     """
 
+    # Usage accounting reports its calls as stand-in calls, never as language-model calls.
+    is_stand_in: ClassVar[bool] = True
     model: str = "offline-reviewer"
     temperature: float | None = None
     max_tokens: int | None = None

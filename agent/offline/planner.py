@@ -41,6 +41,7 @@ MAX_FAILURES_PER_TYPE = 4
 MAX_REMEMBERED_SECTIONS = 2  # distinct remembered sections tried before exploring
 DEFAULT_MISSING_SEVERITY = "medium"
 _SEVERITY_ORDER = ("high", "medium", "low", "none")
+_ABSENT = ("missing", "not_applicable")
 
 
 @dataclass(frozen=True)
@@ -79,7 +80,9 @@ def rank_candidates(tp: TypeProgress) -> list[str]:
 def _record_missing(tp: TypeProgress, hint: Hint | None) -> Call:
     if_missing = (tp.find_result() or {}).get("if_missing") or {}
     severity = if_missing.get("severity") or (hint.severity if hint else None) or DEFAULT_MISSING_SEVERITY
-    args = {"clause_type": tp.clause_type, "verdict": "missing", "severity": severity}
+    # find_clauses says whether an absent clause is missing or does not apply to this deal
+    verdict = if_missing.get("verdict") or (hint.verdict if hint and hint.verdict in _ABSENT else "missing")
+    args = {"clause_type": tp.clause_type, "verdict": verdict, "severity": severity}
     if not if_missing.get("recommendation"):
         # find_clauses' `if_missing` recommendation is the playbook's, which the tool fills in
         # when none is given; without it, say what to do in our own words
@@ -222,18 +225,18 @@ def decide(tp: TypeProgress, progress: Progress, hints: list[Hint]) -> Decision:
         asked = next((c.args.get("section") for c in reversed(tp.assessments)
                       if c.ok and c.result is assessment), None)
         return _record_found(tp, assessment, str(asked) if asked else None)
-    if tp.records and tp.records[-1].args.get("verdict") == "missing":
+    if tp.records and tp.records[-1].args.get("verdict") in _ABSENT:
         return _missing(tp, hint)  # a missing finding failed to record: retry once, then give up
-    if hint is not None and hint.verdict == "missing":
+    if hint is not None and hint.verdict in _ABSENT:
         verified = _verify_missing(tp, hint)
         if verified is not None:
             return verified
-    if hint is not None and hint.verdict != "missing" and any(h.title for h in hints):
+    if hint is not None and hint.verdict not in _ABSENT and any(h.title for h in hints):
         if not progress.listed and len(progress.listings) < 2:
             return [Call("list_sections", {})]  # one listing maps remembered headings to ids here
     resolved = (relocate(h, progress.section_titles()) for h in hints if h.section)
     remembered = list(dict.fromkeys(resolved))[:MAX_REMEMBERED_SECTIONS]
-    if hint is not None and hint.verdict != "missing":
+    if hint is not None and hint.verdict not in _ABSENT:
         untried = [s for s in remembered if s not in tp.assessed_sections()]
         if untried:
             return [Call("assess_clause", {"clause_type": tp.clause_type, "section": s}) for s in untried]

@@ -8,7 +8,7 @@ from typing import Any
 from agent.offline.calls import ToolCall, Transcript
 
 FINDING_LINE = "{clause_type} in section {section}{title}: {verdict} ({severity})"
-MISSING_LINE = "{clause_type}: missing ({severity})"
+MISSING_LINE = "{clause_type}: {verdict} ({severity})"  # verdict: missing | not_applicable
 
 
 def search_query(clause_type: str, attempt: int = 0) -> str:
@@ -19,8 +19,9 @@ def search_query(clause_type: str, attempt: int = 0) -> str:
 
 def finding_line(finding: dict[str, Any]) -> str:
     """A finding in the ARCHITECTURE key-findings format."""
-    if finding.get("verdict") == "missing" or not finding.get("section"):
-        return MISSING_LINE.format(clause_type=finding["clause_type"], severity=finding.get("severity", "none"))
+    if finding.get("verdict") in ("missing", "not_applicable") or not finding.get("section"):
+        verdict = "not_applicable" if finding.get("verdict") == "not_applicable" else "missing"
+        return MISSING_LINE.format(clause_type=finding["clause_type"], verdict=verdict, severity=finding.get("severity", "none"))
     title = " ".join(str(finding.get("section_title") or "").replace('"', "'").split())
     return FINDING_LINE.format(
         **{k: finding.get(k) for k in ("clause_type", "section", "verdict", "severity")},

@@ -30,7 +30,7 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"^Assessed (?P<type>\S+) in section (?P<section>\S+): not found$"), "not_found"),
     (re.compile(r"^Assessed (?P<type>\S+) in section (?P<section>\S+): (?P<verdict>[a-z]+) \((?P<severity>[a-z]+)\)$"), "assessed"),
     (re.compile(r"^Recorded finding: (?P<type>[a-z0-9_]+) in section (?P<section>[^\s:\"]+)(?: \"[^\"]*\")?: (?P<verdict>[a-z]+) \((?P<severity>[a-z]+)\)$"), "recorded"),
-    (re.compile(r"^Recorded finding: (?P<type>[a-z0-9_]+): missing \((?P<severity>[a-z]+)\)$"), "recorded_missing"),
+    (re.compile(r"^Recorded finding: (?P<type>[a-z0-9_]+): (?P<verdict>missing|not_applicable) \((?P<severity>[a-z]+)\)$"), "recorded_missing"),
     (re.compile(r"^Failed: (?P<tool>\S+) -> (?P<error>.*)$"), "failed"),
 ]
 
@@ -84,7 +84,7 @@ def _apply(kind: str, m: re.Match[str], details: dict[str, Any], transcript: Tra
         add("assess_clause", {"clause_type": m["type"], "section": m["section"]}, result)
     elif kind in ("recorded", "recorded_missing"):
         section = m["section"] if kind == "recorded" else None
-        verdict = m["verdict"] if kind == "recorded" else "missing"
+        verdict = m["verdict"]
         finding = {"clause_type": m["type"], "section": section, "verdict": verdict, "severity": m["severity"]}
         add("record_finding", {"clause_type": m["type"], "verdict": verdict}, {"recorded": finding})
     elif kind == "failed":

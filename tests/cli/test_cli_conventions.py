@@ -152,7 +152,9 @@ def test_demo_json_rows_and_progress(monkeypatch, capsys, home):
     assert second_on["memories_used"] == "1 episode" and second_off["memories_used"] == "-"
     assert second_on["episodes_used"][0]["run_id"] == rows[0]["run_id"]
     assert second_on["tool_calls"] < second_off["tool_calls"]  # what the demo is there to show
-    assert {"run_id", "outcome", "model_calls", "input_tokens", "output_tokens", "findings", "deviations"} <= set(rows[0])
+    assert {"run_id", "outcome", "model_calls", "stand_in_calls", "input_tokens", "output_tokens", "findings", "deviations"} <= set(rows[0])
+    # the offline stand-in's calls are counted as its own, never as language-model calls
+    assert all(r["model_calls"] == 0 and r["stand_in_calls"] > 0 for r in rows)
     keep.clear()
     keep.add("northwind_msa_01")
     _, out, err = _run(["-q", "demo", "--no-reports"], capsys)
@@ -176,3 +178,23 @@ def test_ctrl_c_exits_130_without_a_traceback(monkeypatch, capsys):
     monkeypatch.setattr(Reviewer, "review_path", interrupted)
     code, out, err = _run(["review", str(SAMPLES / "northwind_msa_01.txt"), "--no-memory"], capsys)
     assert code == 130 and out == "" and "Traceback" not in err
+
+
+def test_we_names_our_side_and_the_report_says_who_is_who(tmp_path, capsys):
+    contract = tmp_path / "open.txt"
+    contract.write_text(
+        'Agreement between Osprey Trading Ltd ("Osprey") and Kestrel Works Ltd ("Kestrel").\n\n'
+        "1. LIABILITY\n\n1.1 Kestrel's aggregate liability shall not exceed one times (1x) the fees paid in the "
+        "preceding twelve (12) months.\n", encoding="utf-8")
+    code, out, _ = _run(["review", str(contract), "--format", "markdown", "--no-memory", "--we", "Osprey"], capsys)
+    assert code == 0
+    assert 'Reviewed for the buyer, Osprey Trading Ltd ("Osprey"); supplier: Kestrel Works Ltd ("Kestrel")' in out
+    # the report names what was really called: the offline stand-in, not a language model
+    assert "calls to the offline stand-in (no language model)" in out and "0 language-model calls" not in out
+    assert "| deviation | high | liability_cap | Section 1.1 (LIABILITY) |" in out  # a supplier-only cap
+    assert not re.search(r"\|\s*h\d+\s*\|", out)  # never an internal section id
+    code, out, _ = _run(["review", str(contract), "--format", "json", "--no-memory", "--we", "Kestrel"], capsys)
+    cap = next(f for f in json.loads(out)["findings"] if f["clause_type"] == "liability_cap")
+    assert cap["protects"] == "buyer" and cap["verdict"] == "standard"  # the cap now limits our own liability
+    code, _, err = _run(["review", str(contract), "--no-memory", "--we", " "], capsys)
+    assert code == 2 and "--we" in err

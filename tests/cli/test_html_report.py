@@ -60,8 +60,9 @@ def test_each_quote_is_highlighted_inside_its_clause_text(hostile_report):
     for finding in hostile_report["findings"]:
         article = articles[finding["clause_type"]]
         marks = article.find_all("mark", "quote")
-        if finding["verdict"] == "missing":
-            assert not marks and "Not found in the contract." in article.text()
+        if finding["verdict"] in ("missing", "not_applicable"):
+            absent = "Not found in the contract." if finding["verdict"] == "missing" else "Not applicable to this deal."
+            assert not marks and absent in article.text()
             continue
         assert marks and marks[0].text() == finding["quote"], finding["clause_type"]
         clause = article.find("blockquote", "clause").text()
@@ -69,12 +70,16 @@ def test_each_quote_is_highlighted_inside_its_clause_text(hostile_report):
         assert clause.removeprefix("… ").removesuffix(" …") in section["text"]
         assert len(clause) > len(finding["quote"])  # the quote is shown in context
     cap = articles["liability_cap"]
-    assert cap.find("h3").text().startswith("deviation") and "section 9.2" in cap.find("h3").text()
+    # cited as printed, never by an internal id; why the verdict, whom it binds, what to ask for
+    assert cap.find("h3").text().startswith("deviation") and "Section 9.2 (Limitation of Liability)" in cap.find("h3").text()
+    assert "0.5" in cap.find("p", "rationale").text() and "playbook's fallback" in cap.find("p", "rationale").text()
+    assert cap.find("p", "stance").text().startswith("The clause binds ")
+    assert cap.find("p", "recommendation").text().startswith("Recommendation: Section 9.2 (Limitation of Liability): ")
     # The hostile paragraphs of section 9.2 sit around the highlighted quote, as plain text.
     clause = cap.find("blockquote", "clause").text()
     assert HOSTILE_MARKUP in clause and "<style>body{display:none}</style>" in clause
     assert HOSTILE_MARKUP not in cap.find("mark", "quote").text()
-    assert "Raise the cap" in cap.find("p", "recommendation").text()
+    assert "Ask for a cap on the supplier's liability of at least 2x" in cap.find("p", "recommendation").text()
 
 
 def test_long_sections_show_an_excerpt_and_fold_the_full_text(hostile_report):

@@ -31,7 +31,7 @@ def test_every_finding_quote_is_an_exact_slice_on_all_contracts():
         for section in contract.sections:
             assert 0 <= section.start <= section.end <= len(contract.text)
         for finding in detect_all(contract, playbook):
-            if finding["verdict"] == "missing":
+            if finding["verdict"] in ("missing", "not_applicable"):
                 continue
             assert contract.text[finding["start"] : finding["end"]] == finding["quote"], (path.name, finding["clause_type"])
             assert contract.section(finding["section"]) is not None

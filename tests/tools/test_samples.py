@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 
 import pytest
@@ -44,7 +46,7 @@ def _review(name: str, suffix: str = ".txt") -> dict[str, dict]:
     contract = load_contract(path, max_bytes=10 * 1024 * 1024)
     findings = detect_all(contract, load_playbook())
     for f in findings:
-        if f["verdict"] != "missing":
+        if f["verdict"] not in ("missing", "not_applicable"):
             assert contract.text[f["start"] : f["end"]] == f["quote"]
     return {f["clause_type"]: f for f in findings}
 
@@ -66,6 +68,23 @@ def test_planted_deviations_are_found_with_the_right_verdict(row, suffix):
         got = findings[expected["clause_type"]]
         assert got["verdict"] == expected["verdict"], (expected, got)
         assert _same_clause(got["section"], expected.get("section")), (expected, got)
+        _cited_under_heading(got, expected, suffix)
+
+
+def _cited_under_heading(got: dict, expected: dict, suffix: str) -> None:
+    """Unnumbered text is cited by its heading as printed, and in a PDF by its page too."""
+    if "heading" not in expected:
+        return
+    assert f'under the heading "{expected["heading"]}"' in (got["citation"] or ""), (expected, got)
+    if suffix == ".pdf":
+        assert re.match(r"^page \d+, ", got["citation"]), got["citation"]
+
+
+def test_the_expected_lists_cover_every_playbook_clause_type_once():
+    types = sorted(load_playbook().clause_types)
+    for row in _rows():
+        covered = [e["clause_type"] for e in row["expected"] + row["standard"]] + row.get("absent_acceptable", [])
+        assert sorted(covered) == types, row["contract"]
 
 
 @pytest.mark.parametrize("row", _rows(), ids=lambda r: r["contract"])
@@ -77,6 +96,7 @@ def test_standard_clauses_are_not_flagged(row):
         if got["verdict"] == "missing" and expected["clause_type"] in allowed_absent:
             continue
         assert got["verdict"] == "standard", (expected, got)
+        _cited_under_heading(got, expected, ".txt")
 
 
 @pytest.mark.parametrize("row", _rows(), ids=lambda r: r["contract"])
@@ -88,7 +108,7 @@ def test_assess_clause_at_the_found_section_agrees_with_detect_all(row):
     contract = load_contract(path, max_bytes=10 * 1024 * 1024)
     playbook = load_playbook()
     for finding in detect_all(contract, playbook):
-        if finding["verdict"] == "missing":
+        if finding["verdict"] in ("missing", "not_applicable"):
             continue
         assessed = assess_clause_data(contract, playbook, finding["clause_type"], finding["section"])
         assert assessed["found"] and assessed["verdict"] == finding["verdict"], (finding, assessed)

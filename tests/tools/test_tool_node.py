@@ -56,7 +56,7 @@ def test_tool_names_and_model_visible_arguments_match_the_architecture():
         "search_contract": {"query", "k"},
         "find_clauses": {"clause_type"},
         "assess_clause": {"clause_type", "section"},
-        "record_finding": {"clause_type", "verdict", "severity", "recommendation", "section", "quote"},
+        "record_finding": {"clause_type", "verdict", "severity", "recommendation", "section", "quote", "rationale"},
     }
     assert all(t.description for t in TOOLS)
 
@@ -77,7 +77,7 @@ def test_search_find_and_assess(graph):
     found, _ = call(graph, "find_clauses", {"clause_type": "liability_cap"})
     best = found["candidates"][0]
     assert best["section"] == "9.2" and CONTRACT.text[best["start"] : best["end"]] == best["quote"]
-    assert found["if_missing"] == {"severity": "medium", "recommendation": found["if_missing"]["recommendation"]}
+    assert found["if_missing"] == {"verdict": "missing", "severity": "medium", "recommendation": found["if_missing"]["recommendation"]}
     assert found["if_missing"]["recommendation"].startswith("Raise the cap")
     assessed, _ = call(graph, "assess_clause", {"clause_type": "governing_law", "section": "16.1"})
     assert assessed["found"] is True and assessed["verdict"] == "deviation" and "Texas" in assessed["rationale"]
@@ -110,9 +110,10 @@ def test_record_finding_by_reference_takes_the_assessed_quote_and_the_playbook_r
         "clause_type": "liability_cap", "verdict": assessed["verdict"], "severity": assessed["severity"], "section": "9",
     })
     finding = findings[0]
-    assert {k: finding[k] for k in ("section", "quote", "start", "end", "recommendation")} == {
-        k: assessed[k] for k in ("section", "quote", "start", "end", "recommendation")
-    }
+    # the recommendation and rationale assess_clause wrote for this contract, its citation and stance
+    keys = ("section", "quote", "start", "end", "recommendation", "rationale", "citation", "binds", "protects")
+    assert {k: finding[k] for k in keys} == {k: assessed[k] for k in keys}
+    assert finding["citation"] == "Section 9.2 (Limitation of Liability)"
     assert answer["recorded"]["section"] == assessed["section"] == "9.2"
     nothing, findings = call(graph, "record_finding", {
         "clause_type": "insurance", "verdict": "deviation", "severity": "high", "section": "9.2",

@@ -7,7 +7,7 @@ import re
 
 from tools.detection.metrics import Judgement, _rx
 from tools.detection.numbers import find_durations, find_percents
-from tools.detection.parties import actor_after, actor_before, obligations
+from tools.detection.parties import actor_after, actor_before, obligations, roles_in
 from tools.playbook import Metric
 
 # ---------------------------------------------------------------- indemnity direction
@@ -57,6 +57,10 @@ _FREE = _rx(r"\b(?:freely|at\s+(?:its|any)\s+(?:sole\s+)?discretion|without\s+(?
 _MAY_ASSIGN = _rx(r"\b(?:may|can|(?:shall|will)\s+be\s+(?:entitled|free)\s+to|is\s+(?:entitled|free)\s+to|(?:shall|will)\s+have\s+the\s+right\s+to)\s+(?:\w+\s+){0,3}?(?:assign|subcontract|transfer|novate)\w*")
 
 
+_EXCEPTION = _rx(r"\b(?:except|save|other\s+than|provided\s+that|however)\b.{0,120}?\b(?:affiliate|successor|group|subsidiar\w*|purchaser\s+of|merger|acqui\w*|substantially\s+all)"
+                 r"|[^.;]{0,80}\b(?:affiliate|successor)\b.{0,80}?\bwithout\s+(?:such\s+)?consent")
+
+
 def assignment_freedom(m: Metric, text: str) -> Judgement:
     for hit in _MAY_ASSIGN.finditer(text):
         before = text[max(0, hit.start() - 40) : hit.start()]
@@ -68,6 +72,8 @@ def assignment_freedom(m: Metric, text: str) -> Judgement:
         who = actor_before(text, hit.start(), 60)
         limited = re.search(r"\baffiliate|\bsuccessor|\bmerger|\bsubstantially\s+all", after, re.IGNORECASE)
         if who == "supplier" or (who == "both" and not limited):
+            if limited:
+                return Judgement("deviation", "the supplier may assign to affiliates or successors without the buyer's consent, and the buyer gets no say or termination right", who)
             return Judgement("deviation", "the supplier may assign or subcontract freely", who)
     if _rx(r"\bchange\s+(?:of|in)\s+control\b").search(text) and _rx(r"\bshall\s+not\s+(?:be\s+)?(?:require|need)|\bno\s+(?:notice|consent)\s+(?:shall\s+be\s+)?(?:required|needed)").search(text):
         return Judgement("deviation", "a change of control of the supplier needs no notice or consent", None)
@@ -79,8 +85,18 @@ def assignment_freedom(m: Metric, text: str) -> Judgement:
             if who:
                 restricted.add(who)
     if restricted & {"both"} or {"buyer", "supplier"} <= restricted:
-        if _rx(r"\b(?:except|save|other\s+than|provided\s+that)\b.{0,120}?\b(?:affiliate|successor|group|subsidiar\w*|purchaser\s+of)|\b(?:affiliate|successor)\b.{0,80}?\bwithout\s+(?:such\s+)?consent").search(text):
-            return Judgement("standard", "mutual consent to assign, with the buyer's affiliate/successor exception", "mutual+exception")
+        exception = _EXCEPTION.search(text)
+        if exception:
+            # whose exception it is: the party named in it ("except that the Buyer may assign ..."),
+            # else both ("except to an affiliate", "either party may assign to a successor")
+            clause = exception.group(0)
+            subjects = [r for r, _, end in roles_in(clause) if clause[end - 2 : end] not in ("'s", "s'", "’s")]
+            beneficiary = subjects[0] if subjects and subjects[0] in ("buyer", "supplier") else "both"
+            if beneficiary == "buyer":
+                return Judgement("standard", "mutual consent to assign, with the buyer's affiliate/successor exception", "mutual+exception")
+            if beneficiary == "supplier":
+                return Judgement("deviation", "mutual consent to assign, but the supplier may assign to affiliates or successors without the buyer's consent", "supplier-exception")
+            return Judgement("fallback", "mutual consent to assign; the affiliate/successor exception frees the supplier as well as the buyer", "mutual-exception")
         return Judgement("fallback", "mutual consent to assign with no exception", "mutual")
     if "supplier" in restricted:
         return Judgement("standard", "the supplier needs the buyer's consent to assign", "supplier")

@@ -30,20 +30,27 @@ def _rx(p: str) -> re.Pattern[str]:
     return re.compile(p, re.IGNORECASE)
 
 
+def _n(value: float | None) -> str:
+    """A figure as a lawyer reads it: 2, 0.5, 1,000,000 (never 1e+06)."""
+    if value is None:
+        return "-"
+    return f"{value:,.0f}" if abs(value) >= 10_000 else f"{value:g}"
+
+
 def _at_least(value: float, m: Metric, what: str) -> Judgement:
     if m.standard_min is not None and value >= m.standard_min:
-        return Judgement("standard", f"{what} {value:g} meets the standard (>= {m.standard_min:g})", value)
+        return Judgement("standard", f"{what} {_n(value)} meets the standard (>= {_n(m.standard_min)})", value)
     if m.fallback_min is not None and value >= m.fallback_min:
-        return Judgement("fallback", f"{what} {value:g} is below the standard {m.standard_min:g} but meets the fallback (>= {m.fallback_min:g})", value)
-    return Judgement("deviation", f"{what} {value:g} is below the fallback minimum {m.fallback_min:g}", value)
+        return Judgement("fallback", f"{what} {_n(value)} is below the standard {_n(m.standard_min)} but meets the fallback (>= {_n(m.fallback_min)})", value)
+    return Judgement("deviation", f"{what} {_n(value)} is below the fallback minimum {_n(m.fallback_min)}", value)
 
 
 def _at_most(value: float, m: Metric, what: str) -> Judgement:
     if m.standard_max is not None and value <= m.standard_max:
-        return Judgement("standard", f"{what} {value:g} meets the standard (<= {m.standard_max:g})", value)
+        return Judgement("standard", f"{what} {_n(value)} meets the standard (<= {_n(m.standard_max)})", value)
     if m.fallback_max is not None and value <= m.fallback_max:
-        return Judgement("fallback", f"{what} {value:g} exceeds the standard {m.standard_max:g} but meets the fallback (<= {m.fallback_max:g})", value)
-    return Judgement("deviation", f"{what} {value:g} exceeds the fallback maximum {m.fallback_max:g}", value)
+        return Judgement("fallback", f"{what} {_n(value)} exceeds the standard {_n(m.standard_max)} but meets the fallback (<= {_n(m.fallback_max)})", value)
+    return Judgement("deviation", f"{what} {_n(value)} exceeds the fallback maximum {_n(m.fallback_max)}", value)
 
 
 # ---------------------------------------------------------------- liability cap

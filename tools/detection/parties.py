@@ -1,36 +1,171 @@
-"""Who is who in a clause: the buyer (the party we review for) and the supplier, by role words.
+"""Who is who: the contract's parties, their defined terms and roles, and who a clause names.
 
-Contracts name the buyer Buyer, Customer, Company, Purchaser, Client, Licensee ... and the
-supplier Supplier, Vendor, Provider, Contractor, Manufacturer, Seller ...; "each party",
-"either party" and "neither party" mean both.
+`identify_parties(text, we=None)` reads the parties from the preamble (a name followed by its
+defined term: `Acme Corp., a Delaware corporation ("Supplier")`, `hereinafter referred to as
+"Customer"`) and, when the preamble names fewer than two, from the signature blocks. Each party
+gets a role:
+
+- "buyer": the party we review for (the playbook's `buyer_role`), by default the one that buys;
+- "supplier": the counterparty, by default the one that supplies goods or services.
+
+Roles come, in order, from role words in the defined terms (Customer, Distributor, Purchaser ...
+buy; Supplier, Vendor, Manufacturer, Contractor ... supply), from the other party's role (the
+complement), and from what each party does in the text ("X shall purchase", "X shall
+manufacture", "invoice X"). When that leaves the roles open, the result is flagged ambiguous,
+and `we` settles it: "buyer" (default), "supplier" (we review for the supplying party: the
+roles swap), or a party's name or defined term.
+
+`roles_in`, `actor_before`, `actor_after` and `obligations` find who a clause names. They read
+generic role words ("each party", "the Customer") and, while `reading_for(parties)` is active,
+the contract's own defined terms and names ("NETGEAR", "Philips"), so a clause of a contract that
+calls its supplier "Company" is read the right way round.
 """
 
 from __future__ import annotations
 
+import contextlib
 import re
+from collections.abc import Iterator
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Literal
 
 Role = Literal["buyer", "supplier", "both"]
+Side = Literal["buyer", "supplier"]
 
-BUYER_WORDS = ("buyer", "customer", "company", "purchaser", "client", "licensee", "recipient of the services",
-               "service recipient", "owner", "shipper")
-SUPPLIER_WORDS = ("supplier", "vendor", "service provider", "provider", "contractor", "manufacturer", "seller",
-                  "licensor", "consultant", "servicer", "operator", "carrier")
+# Role words. "Strong" words name one side in any contract; "weak" ones (Company, Owner,
+# Operator) lean one way but give way to the other party's strong word.
+STRONG_BUYER = ("buyer", "customer", "purchaser", "client", "licensee", "distributor", "reseller", "dealer",
+                "service recipient", "recipient of the services", "shipper", "subscriber", "franchisee")
+STRONG_SUPPLIER = ("supplier", "vendor", "service provider", "provider", "contractor", "manufacturer", "seller",
+                   "licensor", "consultant", "servicer", "carrier", "subcontractor", "developer", "franchisor")
+WEAK_BUYER = ("company", "owner")
+WEAK_SUPPLIER = ("operator",)
+BUYER_WORDS = STRONG_BUYER + WEAK_BUYER
+SUPPLIER_WORDS = STRONG_SUPPLIER + WEAK_SUPPLIER
 BOTH_WORDS = ("each party", "either party", "neither party", "both parties", "the parties", "each of the parties",
               "a party", "any party", "the other party")
 
-_ROLE_RE = re.compile(
-    r"\b(?P<both>each\s+party|either\s+party|neither\s+party|both\s+parties|each\s+of\s+the\s+parties|the\s+parties|a\s+party)\b"
-    r"|\b(?P<buyer>buyer|customer|company|purchaser|client|licensee|service\s+recipient|owner|shipper)(?:'s|s')?\b"
-    r"|\b(?P<supplier>supplier|vendor|service\s+provider|provider|contractor|manufacturer|seller|licensor|consultant|servicer|operator|carrier)(?:'s|s')?\b",
-    re.IGNORECASE,
-)
+_BOTH_RE = r"each\s+party|either\s+party|neither\s+party|both\s+parties|each\s+of\s+the\s+parties|the\s+parties|a\s+party"
+
+
+def _alternation(words: tuple[str, ...] | list[str]) -> str:
+    ordered = sorted({w for w in words if w}, key=len, reverse=True)
+    return "|".join(r"\s+".join(re.escape(part) for part in w.split()) for w in ordered)
+
+
+def _role_regex(buyer: tuple[str, ...], supplier: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile(
+        rf"\b(?P<both>{_BOTH_RE})\b"
+        rf"|\b(?P<buyer>{_alternation(buyer)})(?:'s|s'|’s)?\b"
+        rf"|\b(?P<supplier>{_alternation(supplier)})(?:'s|s'|’s)?\b",
+        re.IGNORECASE,
+    )
+
+
+@dataclass(frozen=True)
+class Party:
+    """One contracting party: its name as printed, its defined terms, and its role."""
+
+    name: str
+    terms: tuple[str, ...] = ()
+    role: Side | None = None
+
+    @property
+    def label(self) -> str:
+        """'Ingram Micro ("Distributor")', or the name alone."""
+        shown = [t for t in self.terms if t.lower() != self.name.lower()]
+        return f'{self.name} ("{shown[0]}")' if shown else self.name
+
+    def words(self) -> tuple[str, ...]:
+        """What the text calls this party: its defined terms and its name's distinctive words."""
+        out = list(self.terms)
+        core = _core_name(self.name)
+        if core:
+            out.append(core)
+        return tuple(dict.fromkeys(w for w in out if len(w) >= 2))
+
+
+@dataclass(frozen=True)
+class Parties:
+    """The buyer (the party we review for) and the supplier of one contract, and how we know."""
+
+    buyer: Party | None = None
+    supplier: Party | None = None
+    how: str = "role words only (no parties identified in the preamble)"
+    ambiguous: bool = False
+    others: tuple[Party, ...] = field(default_factory=tuple)
+
+    def of(self, role: str | None) -> Party | None:
+        return self.buyer if role == "buyer" else self.supplier if role == "supplier" else None
+
+    def describe(self, role: str | None) -> str:
+        """'the buyer, Ingram Micro ("Distributor")', 'both parties', or 'unclear'."""
+        if role == "both":
+            return "both parties"
+        party = self.of(role)
+        if role in ("buyer", "supplier"):
+            return f"the {role}, {party.label}" if party else f"the {role}"
+        return "unclear"
+
+    def as_dict(self) -> dict:
+        def one(p: Party | None) -> dict | None:
+            return {"name": p.name, "terms": list(p.terms), "label": p.label} if p else None
+
+        return {"buyer": one(self.buyer), "supplier": one(self.supplier), "how": self.how, "ambiguous": self.ambiguous}
+
+    @classmethod
+    def from_dict(cls, data: dict | None) -> Parties:
+        if not data:
+            return GENERIC
+
+        def one(d: dict | None, role: Side) -> Party | None:
+            return Party(d["name"], tuple(d.get("terms") or ()), role) if d else None
+
+        return cls(one(data.get("buyer"), "buyer"), one(data.get("supplier"), "supplier"),
+                   data.get("how", ""), bool(data.get("ambiguous")))
+
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        return _pattern_for(self.buyer.words() if self.buyer else (), self.supplier.words() if self.supplier else ())
+
+
+GENERIC = Parties()
+
+
+@lru_cache(maxsize=64)
+def _pattern_for(buyer_terms: tuple[str, ...], supplier_terms: tuple[str, ...]) -> re.Pattern[str]:
+    # A generic word the contract uses as the other side's defined term reads as that side
+    # ("Company" defined as the supplier is the supplier, whatever the word leans to).
+    taken_by_supplier = {t.lower() for t in supplier_terms}
+    taken_by_buyer = {t.lower() for t in buyer_terms}
+    buyer = tuple(buyer_terms) + tuple(w for w in BUYER_WORDS if w not in taken_by_supplier)
+    supplier = tuple(supplier_terms) + tuple(w for w in SUPPLIER_WORDS if w not in taken_by_buyer)
+    return _role_regex(buyer, supplier)
+
+
+_ACTIVE: ContextVar[Parties] = ContextVar("active_parties", default=GENERIC)
+
+
+@contextlib.contextmanager
+def reading_for(parties: Parties | None) -> Iterator[None]:
+    """Within the block, clause readers recognise this contract's party names and terms."""
+    token = _ACTIVE.set(parties or GENERIC)
+    try:
+        yield
+    finally:
+        _ACTIVE.reset(token)
+
+
+def active_parties() -> Parties:
+    return _ACTIVE.get()
 
 
 def roles_in(text: str) -> list[tuple[Role, int, int]]:
     """Every role mention in order, as (role, start, end)."""
     out: list[tuple[Role, int, int]] = []
-    for m in _ROLE_RE.finditer(text):
+    for m in active_parties().pattern.finditer(text):
         role: Role = "both" if m.group("both") else "buyer" if m.group("buyer") else "supplier"
         out.append((role, m.start(), m.end()))
     return out
@@ -51,7 +186,7 @@ def actor_after(text: str, position: int, window: int = 80) -> Role | None:
 
 def _is_possessive_object(text: str, end: int) -> bool:
     """"Buyer's prior written consent": a possessive of a noun is not the subject."""
-    return text[end - 2 : end] in ("'s", "s'")
+    return text[end - 2 : end] in ("'s", "s'", "’s")
 
 
 _OBLIGATION = re.compile(
@@ -74,3 +209,213 @@ def obligations(text: str, window: int = 200) -> list[tuple[Role, str]]:
             continue  # the mention is not the subject of this verb
         found.append((role, text[m.start() : m.end() + window]))
     return found
+
+
+def other(role: str | None) -> Role | None:
+    return "supplier" if role == "buyer" else "buyer" if role == "supplier" else "both" if role == "both" else None
+
+
+# ---------------------------------------------------------------- identifying the parties
+_QUOTE_OPEN = "\"“”'‘"
+_QUOTE_CLOSE = "\"”“'’"
+_TERM = rf"[{_QUOTE_OPEN}](?P<term>[A-Z][\w&.\- ]{{1,40}}?)[{_QUOTE_CLOSE}]"
+# ("Supplier"), (the "Customer"), (hereinafter "Buyer"), hereinafter referred to as "Contractor",
+# ("Philips" or "Seller"), (each a "Party"): the defined term a party is given
+_DEFINITION = re.compile(
+    r"(?:\(\s*(?:together\s+with\s+[^()]{0,60}?,\s*)?|\b(?:hereinafter|herein(?:after)?|henceforth)\b[^\"“()]{0,40}?)"
+    r"(?:(?:hereinafter|herein(?:after)?)\s+)?(?:(?:referred\s+to\s+as|called|known\s+as|designated)\s+)?(?:the\s+|a\s+|an\s+)?"
+    + _TERM,
+    re.IGNORECASE,
+)
+_ENTITY = re.compile(
+    r"\b(?:inc|incorporated|corp|corporation|co|company|llc|l\.l\.c|ltd|limited|plc|llp|lp|l\.p|gmbh|ag|sa|s\.a|nv|n\.v|bv|b\.v"
+    r"|s\.?r\.?l|s\.?p\.?a|pte|pty|kk|oy|ab|as|a/s|sas|sarl|trust|bank|partnership|association|university|authority)\b\.?"
+    r"|\b(?:organi[sz]ed|incorporated|existing|formed)\s+(?:and\s+existing\s+)?under\b|\ba\s+(?:\w+\s+){0,4}(?:corporation|company|partnership|entity)\b",
+    re.IGNORECASE,
+)
+_NOT_PARTY_TERMS = {"agreement", "effective date", "parties", "party", "contract", "products", "product", "services",
+                    "territory", "term", "affiliate", "affiliates", "purchase agreement", "schedule", "exhibit",
+                    "commencement date", "execution date", "closing", "amendment", "master agreement"}
+
+_BUYS = re.compile(r"(?:shall|will|may|agrees?\s+to|desires?\s+to|wishes\s+to|intends?\s+to)\s+(?:\w+\s+){0,2}?(?:purchase|buy|order|resell|distribute|pay\s+(?:the|all|any)\s+(?:\w+\s+){0,2}?(?:fees?|prices?|invoices?|charges?))\b", re.IGNORECASE)
+_SUPPLIES = re.compile(r"(?:shall|will|may|agrees?\s+to|desires?\s+to|wishes\s+to|intends?\s+to)\s+(?:\w+\s+){0,2}?(?:sell|supply|manufacture|produce|deliver|ship|provide|perform|furnish|render|host|develop|invoice)\b|\s+warrants\s+that\s+(?:the\s+|all\s+|each\s+)?(?:products?|goods|services|deliverables|work)", re.IGNORECASE)
+
+
+def _core_name(name: str) -> str:
+    """'NETGEAR, Inc.' -> 'NETGEAR'; 'Philips Medical Systems Nederland B.V.' -> 'Philips Medical Systems Nederland'."""
+    words = re.split(r"[\s,]+", name.strip())
+    kept: list[str] = []
+    for w in words:
+        if _ENTITY.fullmatch(w.rstrip(".,")) or _ENTITY.fullmatch(w):
+            break
+        kept.append(w)
+    core = " ".join(kept).strip(" ,.")
+    return core if len(core) >= 3 and core.lower() not in BOTH_WORDS else ""
+
+
+def _clean_name(raw: str) -> str:
+    name = " ".join(raw.split()).strip(" ,.;:-\"'“”")
+    name = re.sub(r"^(?:the\s+|this\s+agreement\s+is\s+(?:made|entered)\b.*?\b(?:between|by)\s+)", "", name, flags=re.IGNORECASE)
+    return name[:120]
+
+
+def _role_of_word(term: str) -> tuple[Side | None, bool]:
+    """(role, strong) a defined term's own words give it."""
+    lowered = " ".join(term.lower().split())
+    for words, role, strong in ((STRONG_BUYER, "buyer", True), (STRONG_SUPPLIER, "supplier", True),
+                                (WEAK_BUYER, "buyer", False), (WEAK_SUPPLIER, "supplier", False)):
+        if any(re.search(rf"\b{re.escape(w)}\b", lowered) for w in words):
+            return role, strong
+    return None, False
+
+
+_COMPANY = re.compile(
+    r"\b(?P<name>(?=[\w&.'’-]*[A-Z])[A-Za-z0-9][\w&.'’-]*(?:[ \t]+(?:[A-Z][\w&.'’-]*|&|and|of|de|la|du|der|für|d/b/a|\d\w*)){0,8}?),?[ \t]+"
+    r"(?:Inc|Incorporated|Corp|Corporation|Co|Company|LLC|L\.L\.C|Ltd|Limited|PLC|plc|LLP|LP|L\.P|GmbH|AG|S\.A|SA|N\.V|NV|B\.V|BV|S\.?r\.?l|S\.?p\.?A|Pte|Pty|KK|Oy|AB|A/S|SAS|SARL|LIMITED|INC|CORP|CORPORATION|COMPANY|LTD)\b\.?"
+)
+_PLAIN_NAME = re.compile(r"(?:^|\n|\bbetween\s+|\band\s+|:\s*)(?P<name>[A-Z][\w&.'’-]*(?:[ \t]+[A-Z][\w&.'’-]*){0,5})(?=\s*,\s*(?:a|an)\s)")
+_PREAMBLE_END = re.compile(r"\b(?:WHEREAS|Whereas|RECITALS|Recitals|BACKGROUND|NOW,?\s+THEREFORE|Now,?\s+therefore|agree\s+as\s+follows)\b|\n\s*(?:1\.|ARTICLE\s+(?:1|I)\b|Section\s+1\b)")
+_NOT_A_NAME = re.compile(r"^(?:its|having|whose|with|company\s+number|registered|principal|located|the\s+laws)\b", re.IGNORECASE)
+
+
+def _party_name(before: str) -> str:
+    """The party's name in the text between the previous definition and this one."""
+    for pattern in (_COMPANY, _PLAIN_NAME):
+        for m in pattern.finditer(before):
+            name = _clean_name(m.group("name") + (m.group(0)[len(m.group("name")):] if pattern is _COMPANY else ""))
+            name = re.sub(r"^(?:by\s+and\s+)?(?:between|and|among)\s+", "", name, flags=re.IGNORECASE)
+            if name and not _NOT_A_NAME.match(name) and name.lower() not in _NOT_PARTY_TERMS and len(name) <= 100:
+                return name.rstrip(",")
+    return ""
+
+
+def _preamble_parties(text: str) -> list[Party]:
+    head = text[:6000]
+    stop = next((m for m in _PREAMBLE_END.finditer(head) if m.start() > 150), None)
+    if stop:
+        head = head[: stop.start() + 1]
+    parties: list[Party] = []
+    last_end = 0
+    for m in _DEFINITION.finditer(head):
+        term = " ".join(m.group("term").split()).strip(" .")
+        before = head[last_end : m.start()]
+        last_end = m.end()
+        if term.lower() in _NOT_PARTY_TERMS or term.lower().endswith((" agreement", " date")):
+            continue
+        if not (_ENTITY.search(before) or _role_of_word(term)[0]):
+            continue
+        name = _party_name(before) or term
+        if any(term in p.terms or _same(p.name, name) for p in parties):
+            continue
+        parties.append(Party(name=name, terms=(term,)))
+        if len(parties) == 4:
+            break
+    return parties
+
+
+def _same(a: str, b: str) -> bool:
+    return _core_name(a).lower() == _core_name(b).lower() != ""
+
+
+def _signature_parties(text: str) -> list[Party]:
+    """Company names written right above a 'By:' line in the last pages."""
+    tail = text[-5000:]
+    names: list[str] = []
+    for m in re.finditer(r"(?m)^(?P<name>[^\n]{3,80})\n(?:[^\n]{0,80}\n)?\s*By\s*:", tail):
+        name = _clean_name(m.group("name").rstrip(":"))
+        if _ENTITY.search(name) and not any(_same(name, n) for n in names):
+            names.append(name)
+    return [Party(name=n) for n in names[:2]]
+
+
+def _activity(text: str, party: Party) -> tuple[int, int]:
+    """(buyer cues, supplier cues): what the text has this party do."""
+    words = party.words()
+    if not words:
+        return 0, 0
+    subject = re.compile(rf"\b(?:{_alternation(words)})\b\s*(?:\([^)]{{0,40}}\)\s*)?", re.IGNORECASE)
+    buys = supplies = 0
+    for m in subject.finditer(text):
+        after = text[m.end() : m.end() + 60]
+        if _BUYS.match(after):
+            buys += 1
+        elif _SUPPLIES.match(after) or _SUPPLIES.match(" " + after):
+            supplies += 1
+    invoiced = re.compile(rf"\binvoice\s+(?:to\s+)?(?:the\s+)?(?:{_alternation(words)})\b|\b(?:{_alternation(words)})(?:'s|’s)?\s+(?:purchase\s+orders?|orders?)\b", re.IGNORECASE)
+    buys += len(invoiced.findall(text))
+    return buys, supplies
+
+
+def identify_parties(text: str, we: str | None = None) -> Parties:
+    """The contract's buyer and supplier (see the module doc); `we` settles an open question."""
+    return _identify(text, (we or "").strip() or None)
+
+
+@lru_cache(maxsize=32)
+def _identify(text: str, we: str | None) -> Parties:
+    found = _preamble_parties(text)
+    source = "the preamble's defined terms"
+    if len(found) < 2:
+        extra = [p for p in _signature_parties(text) if not any(_same(p.name, q.name) for q in found)]
+        if extra:
+            found = (found + extra)[:2]
+            source = "the preamble and the signature blocks" if len(found) > len(extra) else "the signature blocks"
+    if not found:
+        return _settle(GENERIC, we)
+    roles: list[Side | None] = []
+    strong: list[bool] = []
+    for p in found:
+        role, is_strong = None, False
+        for term in (*p.terms, p.name):
+            role, is_strong = _role_of_word(term)
+            if role:
+                break
+        roles.append(role)
+        strong.append(is_strong)
+    how = [f"role words in {source}"]
+    main = found[:2]
+    if len(main) == 2:
+        if roles[0] and roles[0] == roles[1] and strong[0] != strong[1]:
+            weak = 0 if not strong[0] else 1
+            roles[weak] = "supplier" if roles[weak] == "buyer" else "buyer"
+        if roles[0] and not roles[1] or roles[0] and roles[0] == roles[1] and not strong[1]:
+            roles[1] = "supplier" if roles[0] == "buyer" else "buyer"
+        elif roles[1] and not roles[0] or roles[1] and roles[0] == roles[1] and not strong[0]:
+            roles[0] = "supplier" if roles[1] == "buyer" else "buyer"
+        if not roles[0] or roles[0] == roles[1]:
+            activity = [_activity(text, p) for p in main]
+            lean = [b - s for b, s in activity]
+            if lean[0] != lean[1]:
+                roles[0], roles[1] = ("buyer", "supplier") if lean[0] > lean[1] else ("supplier", "buyer")
+                how = [f"what each party does in the text (parties from {source})"]
+            else:
+                return _settle(Parties(None, None, f"parties from {source}; their roles are unclear", True,
+                                       tuple(main)), we, main)
+    elif roles[0] is None:
+        b, s = _activity(text, main[0])
+        roles[0] = "buyer" if b > s else "supplier" if s > b else None
+    buyer = next((Party(p.name, p.terms, "buyer") for p, r in zip(main, roles, strict=False) if r == "buyer"), None)
+    supplier = next((Party(p.name, p.terms, "supplier") for p, r in zip(main, roles, strict=False) if r == "supplier"), None)
+    return _settle(Parties(buyer, supplier, "; ".join(how), False, tuple(found[2:])), we, main)
+
+
+def _settle(parties: Parties, we: str | None, candidates: list[Party] | None = None) -> Parties:
+    """Apply the user's `we`: 'buyer', 'supplier' (swap), or a party's name or defined term."""
+    if not we or we.lower() == "buyer":
+        return parties
+    if we.lower() == "supplier":
+        if parties.buyer is None and parties.supplier is None:
+            return parties
+        buyer = Party(parties.supplier.name, parties.supplier.terms, "buyer") if parties.supplier else None
+        supplier = Party(parties.buyer.name, parties.buyer.terms, "supplier") if parties.buyer else None
+        return Parties(buyer, supplier, f"{parties.how}; --we supplier: reviewed for the supplying party", False)
+    pool = [p for p in (parties.buyer, parties.supplier, *(candidates or []), *parties.others) if p]
+    wanted = we.lower()
+    ours = next((p for p in pool if wanted in (t.lower() for t in p.terms) or wanted == p.name.lower()
+                 or wanted in p.name.lower()), None)
+    if ours is None:
+        return Parties(Party(we, (we,), "buyer"), parties.supplier if parties.supplier and not _same(parties.supplier.name, we) else None,
+                       f"--we {we}: named by the user, not found among the contract's parties", False)
+    theirs = next((p for p in pool if p is not ours and not _same(p.name, ours.name)), None)
+    return Parties(Party(ours.name, ours.terms, "buyer"), Party(theirs.name, theirs.terms, "supplier") if theirs else None,
+                   f"--we {we}: the user named our party", False)

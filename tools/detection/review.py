@@ -2,7 +2,15 @@
 locate quotes, and `detect_all` (the whole contract, every playbook clause type).
 
 A finding is the dict of docs/ARCHITECTURE.md: clause_type, section, quote, start, end,
-verdict (standard | fallback | deviation | missing), severity, recommendation.
+verdict (standard | fallback | deviation | missing | not_applicable), severity, recommendation,
+and what a lawyer needs to act on it: citation (section number and heading as printed, or page
+and heading), binds and protects (buyer | supplier | both | null), rationale.
+
+Clauses are read from the buyer's side: with the contract's parties (`parties_of`), each
+assessment records whom the clause binds and protects (`stance`), a contract that sets a clause
+for each side is judged on the side the playbook is about (the cap on the supplier's liability,
+the supplier's insurance), and a limit that protects only the supplier is never the buyer's
+fallback.
 """
 
 from __future__ import annotations
@@ -11,13 +19,14 @@ import re
 from collections.abc import Callable
 
 from tools.contract import Contract, Section
-from tools.detection import directions, metrics
+from tools.detection import advice, directions, metrics, remedies, stance
 from tools.detection.clauses import Candidate, candidates_in_section, find_candidates
 from tools.detection.metrics import Judgement
+from tools.detection.parties import Parties, identify_parties, reading_for
 from tools.detection.rules import COMPANIONS
 from tools.playbook import Metric, Playbook, PlaybookEntry
 
-VERDICTS = ("standard", "fallback", "deviation", "missing")
+VERDICTS = ("standard", "fallback", "deviation", "missing", "not_applicable")
 SEVERITIES = ("high", "medium", "low", "none")
 
 JUDGES: dict[str, Callable[[Metric, str], Judgement]] = {
@@ -36,7 +45,17 @@ JUDGES: dict[str, Callable[[Metric, str], Judgement]] = {
     "restriction_on_buyer": directions.restriction_on_buyer,
     "damages_direction": directions.damages_direction,
     "audit_scope": directions.audit_scope,
+    "exclusive_remedy": remedies.exclusive_remedy,
+    "disclaimer_scope": remedies.disclaimer_scope,
+    "termination_waiver": remedies.termination_waiver,
 }
+
+
+def parties_of(contract: Contract) -> Parties:
+    """The contract's buyer and supplier: as the run settled them, else read from its text."""
+    if contract.parties:
+        return Parties.from_dict(contract.parties)
+    return identify_parties(contract.text)
 
 
 def judge(entry: PlaybookEntry, text: str) -> Judgement:
@@ -55,28 +74,55 @@ def severity_for(entry: PlaybookEntry, verdict: str) -> str:
 
 
 def recommendation_for(entry: PlaybookEntry, verdict: str) -> str:
-    if verdict == "standard" or (verdict == "missing" and entry.missing.severity == "none"):
+    """The playbook's own recommendation for a verdict (a finding written for a contract has its own)."""
+    if verdict in ("standard", "not_applicable") or (verdict == "missing" and entry.missing.severity == "none"):
         return "No change needed."
     return entry.recommendation
 
 
+_ABSENT = ("missing", "not_applicable")
+
+
 def make_finding(entry: PlaybookEntry, verdict: str, section: str | None = None, quote: str | None = None,
                  start: int = -1, end: int = -1, *, severity: str | None = None,
-                 recommendation: str | None = None) -> dict:
+                 recommendation: str | None = None, rationale: str | None = None, citation: str | None = None,
+                 binds: str | None = None, protects: str | None = None) -> dict:
+    absent = verdict in _ABSENT
+    if absent and not (rationale and recommendation):
+        why, ask = advice.not_applicable_advice(entry) if verdict == "not_applicable" else advice.missing_advice(entry)
+        rationale, recommendation = rationale or why, recommendation or ask
     return {
         "clause_type": entry.id,
-        "section": section if verdict != "missing" else None,
-        "quote": quote if verdict != "missing" else None,
-        "start": start if verdict != "missing" else -1,
-        "end": end if verdict != "missing" else -1,
+        "section": section if not absent else None,
+        "citation": citation if not absent else None,
+        "quote": quote if not absent else None,
+        "start": start if not absent else -1,
+        "end": end if not absent else -1,
         "verdict": verdict,
         "severity": severity or severity_for(entry, verdict),
+        "binds": binds if not absent else None,
+        "protects": protects if not absent else None,
+        "rationale": rationale or "",
         "recommendation": recommendation or recommendation_for(entry, verdict),
     }
 
 
 def missing_finding(entry: PlaybookEntry) -> dict:
     return make_finding(entry, "missing")
+
+
+def applies(contract: Contract, entry: PlaybookEntry) -> bool:
+    """Whether the clause type applies to this deal (its `applies_if` terms, whole words)."""
+    if entry.applies_if is None:
+        return True
+    words = "|".join(r"\s+".join(map(re.escape, t.split())) for t in entry.applies_if.terms)
+    return re.search(rf"\b(?:{words})\b", contract.text, re.IGNORECASE) is not None
+
+
+def absent_finding(contract: Contract, entry: PlaybookEntry) -> dict:
+    """The finding for a clause type the contract lacks: not applicable when the deal does not
+    call for it, else missing."""
+    return make_finding(entry, "missing" if applies(contract, entry) else "not_applicable")
 
 
 def _quote_span(contract: Contract, primary: Candidate, others: list[Candidate]) -> tuple[int, int]:
@@ -90,24 +136,59 @@ def _quote_span(contract: Contract, primary: Candidate, others: list[Candidate])
 
 
 def assess(contract: Contract, entry: PlaybookEntry, section: Section) -> dict | None:
-    """Assess one clause type in one section: a finding dict plus "rationale", or None when the
-    section holds no sentence of that clause type."""
+    """Assess one clause type in one section: a finding dict (with its rationale, citation,
+    binds and protects), or None when the section holds no sentence of that clause type."""
+    parties = parties_of(contract)
+    with reading_for(parties):
+        return _assess(contract, entry, section, parties)
+
+
+def _assess(contract: Contract, entry: PlaybookEntry, section: Section, parties: Parties) -> dict | None:
     found = candidates_in_section(contract, entry.id, section)
     if not found:
         return None
+    metric = entry.metric.name if entry.metric else None
+    # A section that sets the clause for each side (a cap on each party's liability, insurance
+    # each must carry): the sentences on the side the buyer's playbook is about come first.
+    found = sorted(found, key=lambda c: not stance.matches_interest(metric, *stance.read_stance(metric, c.quote)))
     # Companion terms (a survival period, a breach-notice deadline ...) may sit in a sibling
     # sub-section of the same clause, so they are looked up over the whole numbered clause.
     scope = _clause_scope(contract, section) or section
     helpers = [c for helper in COMPANIONS.get(entry.id, ()) for c in candidates_in_section(contract, helper, scope)]
-    picked = found[:2] + [h for h in helpers if all(h.start != f.start for f in found[:2])][:2]
+    # the clause is judged on the side it is about: the other side's sentences do not mix in
+    on_side = [c for c in found if stance.matches_interest(metric, *stance.read_stance(metric, c.quote))]
+    core = on_side[:2] or found[:2]
+    picked = core + [h for h in helpers if all(h.start != f.start for f in core)][:2]
     picked.sort(key=lambda c: c.start)
     text = " ".join(c.quote for c in picked)
-    verdict = judge(entry, text)
-    primary = max(found[:2], key=lambda c: c.score)
+    primary = on_side[0] if on_side else max(found[:2], key=lambda c: c.score)
+    binds, protects = stance.read_stance(metric, primary.quote)
+    if binds is None and protects is None:
+        binds, protects = stance.read_stance(metric, text)
+    verdict, note = buyer_side(metric, judge(entry, text), binds, protects)
     start, end = _quote_span(contract, primary, [h for h in helpers[:2] if h.start != primary.start])
-    finding = make_finding(entry, verdict.level, primary.section, contract.text[start:end], start, end)
-    finding["rationale"] = verdict.rationale
-    return finding
+    citation = contract.cite(primary.section, start)
+    return make_finding(
+        entry, verdict.level, primary.section, contract.text[start:end], start, end,
+        rationale=advice.rationale(entry, verdict.level, verdict.rationale, citation, binds=binds, protects=protects,
+                                   parties=parties, adjusted=note),
+        recommendation=advice.recommendation(entry, verdict.level, f"{verdict.rationale}; {note}" if note else verdict.rationale, citation),
+        citation=citation, binds=binds, protects=protects,
+    )
+
+
+def buyer_side(metric: str | None, judged: Judgement, binds: str | None, protects: str | None) -> tuple[Judgement, str]:
+    """The verdict read from the buyer's side of the clause, and a note when that changed it."""
+    if stance.shape(metric) == "limit":
+        if protects == "buyer":
+            return Judgement("standard", judged.rationale, judged.value), "the limit protects only the buyer, so it costs the buyer nothing"
+        if protects == "supplier" and metric == "cap_multiple":
+            if judged.level == "fallback":
+                return Judgement("deviation", judged.rationale, judged.value), "a cap that protects only the supplier is not the buyer's fallback"
+    want = stance.INTEREST.get(metric or "")
+    if want and want[0] == "binds" and want[1] == "supplier" and binds == "buyer" and judged.level != "deviation":
+        return Judgement("deviation", judged.rationale, judged.value), "the clause binds the buyer, not the supplier: the supplier owes nothing here"
+    return judged, ""
 
 
 def _clause_scope(contract: Contract, section: Section | None) -> Section | None:
@@ -122,7 +203,8 @@ def _clause_scope(contract: Contract, section: Section | None) -> Section | None
 
 
 def review_clause(contract: Contract, entry: PlaybookEntry) -> dict:
-    """The finding for one clause type over the whole contract (missing if no candidate)."""
+    """The finding for one clause type over the whole contract (missing, or not applicable to
+    this deal, if no candidate)."""
     candidates = find_candidates(contract, entry.id, limit=6)
     sections: list[Section] = []
     for c in candidates:
@@ -131,15 +213,18 @@ def review_clause(contract: Contract, entry: PlaybookEntry) -> dict:
             sections.append(section)
     assessed = [a for a in (assess(contract, entry, s) for s in sections[:3]) if a]
     if not assessed:
-        return missing_finding(entry)
-    # The strongest section speaks for the clause, unless its value could not be read and
-    # another section's could.
-    chosen = assessed[0]
+        return absent_finding(contract, entry)
+    metric = entry.metric.name if entry.metric else None
+    # The strongest section speaks for the clause, unless another one is on the side the buyer's
+    # playbook is about (the supplier's cap, the supplier's insurance), or its value could not be
+    # read and another section's could.
+    on_side = [a for a in assessed if stance.matches_interest(metric, a["binds"], a["protects"])]
+    pool = on_side or assessed
+    chosen = pool[0]
     if "check" in chosen["rationale"]:
-        readable = [a for a in assessed[1:] if "check" not in a["rationale"]]
+        readable = [a for a in pool[1:] if "check" not in a["rationale"]]
         if readable:
             chosen = readable[0]
-    chosen.pop("rationale", None)
     return chosen
 
 

@@ -302,7 +302,7 @@ DETECTORS: dict[str, Detector] = {
     ], title=r"warrant"),
     "liquidated_damages": _d("liquidated_damages", [
         (r"\bliquidated\s+damages\b", 4),
-        (r"\b(?:no|without\s+(?:any\s+)?)\s*(?:\w+\s+){0,2}(?:fee|charge|penalty)\b", -3),
+        (r"\b(?:no|without\s+(?:paying\s+|payment\s+of\s+)?(?:any\s+)?)\s*(?:\w+\s+){0,2}(?:fee|charge|penalty)\b", -3),
         # "shall not be liable for any termination charges" frees a party from the fee
         (r"\b(?:not|neither)\b.{0,40}?\b(?:liable|oblig\w*|responsible)\b.{0,30}?\b(?:for|to\s+pay)\s+(?:any\s+)?(?:early\s+)?(?:termination|cancell?ation)\s+(?:fees?|charges?|payments?)", -3),
         (r"\bshall\s+credit\b|\bfor\s+each\s+(?:\w+\s+){0,2}(?:day|week)\s+of\s+delay\b", 3),
@@ -384,6 +384,34 @@ DETECTORS: dict[str, Detector] = {
         (r"\bGDPR\b|\bHIPAA\b|\bprotected\s+health\s+information\b|\bdata\s+controller\b|\bdata\s+processor\b", 2),
         (r"\bprocess\w*\b.{0,60}?\b(?:personal|customer|client|buyer)\s+data\b", 2),
     ], title=r"data|privacy"),
+    # what the buyer gives up: a sole remedy, warranty disclaimers, termination rights or compensation
+    "sole_remedy": _d("sole_remedy", [
+        (r"\bsole\s+(?:and\s+exclusive\s+)?remed(?:y|ies)\b|\bexclusive\s+remed(?:y|ies)\b", 4),
+        (r"\b(?:sole|entire|only)\s+(?:and\s+exclusive\s+)?(?:obligation|liability)\b.{0,160}?\b(?:repair|replace|re-?perform|refund|credit|correct)\w*", 4),
+        (r"\bin\s+lieu\s+of\s+(?:all\s+|any\s+)?other\s+remedies\b", 3),
+        # "not the sole remedy", "in addition to any other remedies": remedies kept, no sole remedy
+        (r"\bnot\s+(?:be\s+)?(?:[\w'’]+\s+){0,3}(?:sole|exclusive)\s+remed|\bin\s+addition\s+to\s+(?:and\s+not\s+in\s+lieu\s+of\s+)?(?:any\s+|all\s+)?other\s+(?:rights|remedies)", -3),
+        # "the sole responsibility of", "exclusive remedy" inside a definition of a cap amount is read by liability_cap
+        (r"\bsole\s+(?:responsibility|discretion|cost|expense|property|owner)", -1),
+    ], threshold=3.5, title=r"remed|warrant"),
+    "warranty_disclaimer": _d("warranty_disclaimer", [
+        (r"\bdisclaim\w*\b.{0,200}?\b(?:warrant|representations?|conditions?)", 3),
+        (r"\b(?:makes?|gives?|grants?)\s+no\s+(?:other\s+)?(?:\w+\s+){0,3}?(?:warrant|representation)", 3),
+        (r"\b(?:neither|nor)\b.{0,40}?\b(?:makes?|gives?|grants?)\s+any\s+(?:other\s+)?(?:\w+\s+){0,3}?(?:warrant|representation)", 3),
+        (r"\bas[\s-]+is\b|\bwith\s+all\s+faults\b", 2.5),
+        (r"\bimplied\s+warrant\w*|\bmerchantab\w*|\bfitness\s+for\s+(?:a|any)\s+particular\s+purpose|\bnon-?infringement\b", 1.5),
+        (r"\bin\s+lieu\s+of\s+(?:all\s+)?(?:other\s+)?(?:warrant|representation|condition)", 3),
+        (r"\bwarrant\w*\b.{0,100}?\b(?:are|is)\s+(?:hereby\s+)?(?:excluded|disclaimed)\b|\b(?:exclud|disclaim)\w*\s+(?:all\s+)?(?:other\s+)?(?:\w+\s+){0,2}warrant", 2),
+    ], threshold=3.0, title=r"warrant|disclaim"),
+    "termination_rights": _d("termination_rights", [
+        (r"\bwaiv\w*\b.{0,150}?\b(?:terminat\w*|cancel\w*|expir\w*|non-?renewal)\b.{0,120}?\b(?:compensation|indemnit\w*|damages|goodwill|rights?|claims?)", 4),
+        (r"\bwaiv\w*\b.{0,120}?\b(?:compensation|indemnit\w*|goodwill|claims?)\b.{0,150}?\b(?:terminat\w*|cancel\w*|expir\w*|non-?renewal)", 4),
+        (r"\b(?:no|not\s+be\s+(?:entitled|liable|obligated|obliged|required)|neither\s+party)\b.{0,120}?\b(?:compensation|indemnit\w*|damages|payment|reimbursement|severance)\b.{0,120}?"
+         r"\b(?:by\s+reason\s+of|on\s+account\s+of|as\s+a\s+(?:result|consequence)\s+of|because\s+of|arising\s+(?:from|out\s+of)|upon|in\s+connection\s+with|due\s+to)\s+(?:the\s+|any\s+|such\s+)?(?:\w+\s+){0,2}?(?:terminat|expir|non-?renewal|cancel)", 4),
+        (r"\b(?:goodwill|clientele|customer\s+base|investments?|prospective\s+(?:profits|sales))\b.{0,150}?\b(?:terminat|expir|non-?renewal)", 1),
+        (r"\b(?:may|shall\s+be\s+entitled\s+to)\s+(?:only|solely)\s+terminate|\b(?:only|solely)\s+(?:be\s+)?(?:entitled\s+to\s+)?terminat\w*\s+(?:this\s+agreement\s+)?(?:if|in\s+the\s+(?:following|event)|as\s+set|for\s+the\s+(?:following|reasons))", 3.5),
+        (r"\bwaives?\s+(?:any\s+|all\s+|its\s+)?(?:\w+\s+){0,2}rights?\s+to\s+(?:terminate|cancel|rescind)|\bno\s+right\s+to\s+(?:terminate|cancel|rescind)", 4),
+    ], threshold=3.5, title=r"terminat|compensation|waiver"),
     **FINER,
 }
 
@@ -421,6 +449,9 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
                                   "sell-off", "sell off", "selloff", "wind down", "wind-down", "phase-out", "phase out"),
     "survival": ("surviv", "continu", "remain", "perpetuity", "indefinite", "after", "following"),
     "breach_notice": ("notif", "breach", "incident"),
+    "sole_remedy": ("remed", "sole", "entire", "only"),
+    "warranty_disclaimer": ("disclaim", "warrant", "as is", "as-is", "all faults", "merchantab", "fitness", "representation"),
+    "termination_rights": ("waiv", "terminat", "cancel", "compensation", "indemnit", "expir", "renewal"),
 }
 DETECTORS = {key: replace(detector, keywords=_KEYWORDS[key]) for key, detector in DETECTORS.items()}
 
