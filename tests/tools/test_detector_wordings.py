@@ -14,6 +14,18 @@ from tools.detection.clauses import score_sentence
 from tools.detection.rules import DETECTORS
 
 READS: list[tuple[str, str]] = [
+    # what a buyer gives up: a sole remedy, in its usual shapes
+    ("sole_remedy", "Replacement or repair of the defective goods shall be the Purchaser's sole and exclusive remedy for any breach of warranty."),
+    ("sole_remedy", "The Vendor's sole obligation and entire liability for a nonconforming deliverable is to correct it or refund the fees paid for it."),
+    ("sole_remedy", "The credits described in Schedule 3 are provided in lieu of all other remedies the Customer may have for late delivery."),
+    # warranty disclaimers
+    ("warranty_disclaimer", "The Licensor disclaims all implied warranties, including the implied warranties of merchantability and fitness for a particular purpose."),
+    ("warranty_disclaimer", "The software is licensed on an \"as is\" basis and the Provider gives no warranty of any kind that it will operate without interruption."),
+    ("warranty_disclaimer", "Neither party makes any other representation or warranty, whether express or implied, in connection with this Agreement."),
+    # waivers and limits of termination rights or compensation
+    ("termination_rights", "The Dealer hereby waives any claim for compensation or indemnity for the loss of its clientele upon the termination or expiry of this Agreement."),
+    ("termination_rights", "Neither party shall be entitled to any compensation or severance payment by reason of the non-renewal of this Agreement."),
+    ("termination_rights", "The Customer waives its right to terminate or rescind this Agreement other than as expressly provided in Clause 14."),
     # a promised delivery or payment, with the figure written out or redacted
     ("minimum_commitment", "During the second contract year the Publisher will deliver not less than [*] page views to the Advertiser's site."),
     ("minimum_commitment", "The Publisher will deliver not less than XXXXXX page views to the Advertiser during each contract year."),
@@ -421,6 +433,12 @@ READS: list[tuple[str, str]] = [
 ]
 
 LEAVES: list[tuple[str, str]] = [
+    # remedies kept, a sole responsibility, a warranty given (not disclaimed), a termination right (not waived)
+    ("sole_remedy", "The service credits are without prejudice to, and not in lieu of, the Customer's other rights and remedies, and are not its sole remedy."),
+    ("sole_remedy", "The Supplier shall be solely responsible, at its sole cost and expense, for the packaging of the goods."),
+    ("warranty_disclaimer", "The Supplier warrants that the goods will be free from defects in materials and workmanship for twenty-four (24) months."),
+    ("termination_rights", "Either party may terminate this Agreement on thirty (30) days' written notice if the other party materially breaches it."),
+    ("termination_rights", "On termination the Distributor shall return all unsold stock and the Supplier shall refund the price paid for it."),
     # severability and disclosure "minimums" are no commitment
     ("minimum_commitment", "Any invalid provision shall be limited to the minimum extent necessary so that the rest of this Agreement "
                            "remains in effect, and the parties shall agree a minimum of two replacement terms."),

@@ -388,7 +388,7 @@ DETECTORS: dict[str, Detector] = {
     "sole_remedy": _d("sole_remedy", [
         (r"\bsole\s+(?:and\s+exclusive\s+)?remed(?:y|ies)\b|\bexclusive\s+remed(?:y|ies)\b", 4),
         (r"\b(?:sole|entire|only)\s+(?:and\s+exclusive\s+)?(?:obligation|liability)\b.{0,160}?\b(?:repair|replace|re-?perform|refund|credit|correct)\w*", 4),
-        (r"\bin\s+lieu\s+of\s+(?:all\s+|any\s+)?other\s+remedies\b", 3),
+        (r"\bin\s+lieu\s+of\s+(?:all\s+|any\s+)?other\s+remedies\b", 4),
         # "not the sole remedy", "in addition to any other remedies": remedies kept, no sole remedy
         (r"\bnot\s+(?:be\s+)?(?:[\w'’]+\s+){0,3}(?:sole|exclusive)\s+remed|\bin\s+addition\s+to\s+(?:and\s+not\s+in\s+lieu\s+of\s+)?(?:any\s+|all\s+)?other\s+(?:rights|remedies)", -3),
         # "the sole responsibility of", "exclusive remedy" inside a definition of a cap amount is read by liability_cap
