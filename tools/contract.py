@@ -94,6 +94,10 @@ class Contract(BaseModel):
                 where = f'{self.cite(numbered.id)}, under "{title}"' if title else self.cite(numbered.id)
                 return f"{where}, {on_page.rstrip(', ')}" if page else where
             return f'{on_page}under the heading "{title}"' if title else f"{on_page}an unnumbered part"
+        inline = _inline_number(self.text[offset : offset + 120]) if offset > section.start else None
+        if inline is not None and inline[0] != section.id:
+            # a clause whose number the sectioning missed (a heading run into the text): its own number
+            return f"Section {inline[0]} ({inline[1]})" if inline[1] else f"Section {inline[0]}"
         label = _printed_label(self.text[section.start : section.start + 40], section.id)
         return f"{label} ({title})" if title else label
 
@@ -120,6 +124,23 @@ class Contract(BaseModel):
 
 
 _LABEL = re.compile(r"^\s*(ARTICLE|Article|SECTION|Section|CLAUSE|Clause|§)\s*([IVXLC]+|\d+(?:\.\d+)*)")
+
+
+_INLINE = re.compile(r"^(?P<top>\d{1,3})\.\s+(?P<title>[A-Z][^.\n\d]{2,50}?)\s+(?P<sub>(?P=top)\.\d{1,3})\s+[A-Z(]"
+                     r"|^(?P<num>\d{1,3}(?:\.\d{1,3})+)\.?\s+[A-Z(]|^(?P<art>\d{1,3})\.\s+[A-Z][^.\n\d]{2,50}?\s+(?=[A-Z][a-z])")
+
+
+def _inline_number(text: str) -> tuple[str, str] | None:
+    """(number, heading) of a numbered clause that opens `text` ("18. Limitation of Liability 18.1 The ..."
+    -> ("18.1", "Limitation of Liability"), "10.2 The Supplier ..." -> ("10.2", ""))."""
+    m = _INLINE.match(text)
+    if not m:
+        return None
+    if m.group("sub"):
+        return m.group("sub"), m.group("title").strip()
+    if m.group("num"):
+        return m.group("num"), ""
+    return m.group("art"), ""  # where a run-in title ends is not knowable ("10. Express Limited Warranty For ...")
 
 
 def _printed_label(heading: str, section_id: str) -> str:

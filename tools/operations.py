@@ -4,7 +4,7 @@ and returns the JSON-ready dict the tool answers with. Bad arguments give {"erro
 from __future__ import annotations
 
 from tools.contract import Contract
-from tools.detection import advice
+from tools.detection import advice, stance
 from tools.detection.clauses import find_candidates
 from tools.detection.review import (
     SEVERITIES,
@@ -15,6 +15,7 @@ from tools.detection.review import (
     make_finding,
     parties_of,
     recommendation_for,
+    review_clause,
 )
 from tools.detection.rules import DETECTORS
 from tools.playbook import Playbook
@@ -89,11 +90,22 @@ def assess_clause_data(contract: Contract, playbook: Playbook, clause_type: str,
         # `candidates`: the detector's best sections, so a caller can assess one next directly
         return {"clause_type": clause_type, "section": found.id, "found": False, "candidates": elsewhere,
                 "reason": f"no {clause_type} language found in section {found.id}{hint}"}
-    return {"clause_type": clause_type, "section": finding["section"], "found": True, "quote": finding["quote"],
-            "start": finding["start"], "end": finding["end"], "verdict": finding["verdict"],
-            "severity": finding["severity"], "binds": finding["binds"], "protects": finding["protects"],
-            "citation": finding["citation"], "recommendation": finding["recommendation"],
-            "rationale": finding["rationale"]}
+    result = {"clause_type": clause_type, "section": finding["section"], "found": True, "quote": finding["quote"],
+              "start": finding["start"], "end": finding["end"], "verdict": finding["verdict"],
+              "severity": finding["severity"], "binds": finding["binds"], "protects": finding["protects"],
+              "citation": finding["citation"], "recommendation": finding["recommendation"],
+              "rationale": finding["rationale"]}
+    entry = playbook.entry(clause_type)
+    metric = entry.metric.name if entry.metric else None
+    if not stance.matches_interest(metric, finding["binds"], finding["protects"]):
+        # this is the other side's clause (the buyer's own cap, the buyer's insurance): say where the
+        # contract sets it for the side the playbook is about, so the reviewer judges that one
+        best = review_clause(contract, entry)
+        if best["section"] and best["section"] != finding["section"] and stance.matches_interest(metric, best["binds"], best["protects"]):
+            result["other_side"] = {"section": best["section"], "citation": best["citation"],
+                                    "note": "this sentence is the other side's; the playbook reads the clause in "
+                                            f"{best['citation']}: assess that section before recording"}
+    return result
 
 
 def build_finding(contract: Contract, playbook: Playbook, clause_type: str, verdict: str, severity: str,

@@ -221,6 +221,11 @@ def decide(tp: TypeProgress, progress: Progress, hints: list[Hint]) -> Decision:
         return GiveUp(f"too many tool errors, last: {tp.errors()[-1]}")
     hint = hints[0] if hints else None
     assessment = tp.good_assessment()
+    other_side = str((assessment or {}).get("other_side", {}).get("section") or "")
+    if other_side and other_side not in tp.assessed_sections():
+        # the assessed sentence is the other party's (its own cap, its own insurance): assess the
+        # section assess_clause names for the buyer's side before recording
+        return [Call("assess_clause", {"clause_type": tp.clause_type, "section": other_side})]
     if assessment is not None:
         asked = next((c.args.get("section") for c in reversed(tp.assessments)
                       if c.ok and c.result is assessment), None)

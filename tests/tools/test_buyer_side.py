@@ -197,3 +197,33 @@ def test_recommendations_quote_this_contracts_figure_and_the_change_to_ask_for()
     assert "30" in finding["recommendation"] and "within 60 days of receipt" in finding["recommendation"]
     assert finding["rationale"].startswith("Section 1.1 (CLAUSE 1): payment term (days) 30")
     assert "binds the buyer, Corvid Retail plc (\"Buyer\")" in finding["rationale"]
+
+
+def test_a_clause_number_run_into_the_text_is_cited_by_that_number():
+    text = ('Agreement between Ardent Co. ("Customer") and Belfry Ltd ("Supplier").\n\n'
+            "17. GENERAL\n\n17.1 Notices are given in writing. 18. Limitation of Liability 18.1 The Supplier's aggregate "
+            "liability shall not exceed two times (2x) the fees paid in the preceding twelve (12) months.\n")
+    finding = review_clause(parse_contract(text, "x.txt"), PLAYBOOK.entry("liability_cap"))
+    assert finding["citation"] == "Section 18.1 (Limitation of Liability)", finding
+
+
+def test_a_filings_redaction_note_is_not_personal_data():
+    goods = contract_of(PREAMBLE, "The Supplier shall deliver the pumps. Notices go to [Redacted - Personal Information], Operations.")
+    assert review_clause(goods, PLAYBOOK.entry("data_protection"))["verdict"] == "not_applicable"
+
+
+def test_a_mutual_promise_not_to_employ_each_others_staff_is_a_non_solicitation():
+    body = "The Supplier and the Buyer will not be allowed to employ employees of the other party, directly or indirectly, for one (1) year."
+    assert review_clause(contract_of(PREAMBLE, body), PLAYBOOK.entry("non_compete"))["verdict"] == "standard"
+
+
+def test_assess_clause_points_from_the_other_sides_clause_to_the_buyers_side():
+    from tools.operations import assess_clause_data
+
+    contract = contract_of(
+        PREAMBLE,
+        "The Buyer shall maintain property insurance of not less than USD 5,000,000 per occurrence.",
+        "The Supplier shall maintain general liability insurance of not less than USD 500,000 per occurrence.",
+    )
+    assessed = assess_clause_data(contract, PLAYBOOK, "insurance", "1")
+    assert assessed["binds"] == "buyer" and assessed["other_side"]["section"].startswith("2")

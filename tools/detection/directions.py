@@ -74,6 +74,8 @@ def assignment_freedom(m: Metric, text: str) -> Judgement:
         if who == "supplier" or (who == "both" and not limited):
             if limited:
                 return Judgement("deviation", "the supplier may assign to affiliates or successors without the buyer's consent, and the buyer gets no say or termination right", who)
+            if who == "both":
+                return Judgement("deviation", "either party, the supplier included, may assign without the other's consent", who)
             return Judgement("deviation", "the supplier may assign or subcontract freely", who)
     if _rx(r"\bchange\s+(?:of|in)\s+control\b").search(text) and _rx(r"\bshall\s+not\s+(?:be\s+)?(?:require|need)|\bno\s+(?:notice|consent)\s+(?:shall\s+be\s+)?(?:required|needed)").search(text):
         return Judgement("deviation", "a change of control of the supplier needs no notice or consent", None)
@@ -132,7 +134,8 @@ def restriction_on_buyer(m: Metric, text: str) -> Judgement:
     for who, clause in obligations(text):
         if _RESTRICT_WHAT.search(clause[:160]):
             restricted.add(who)
-    solicitation_only = _rx(r"\bsolicit").search(text) and not _rx(r"\bcompet\w*|\bexclusiv\w*|\bminimum|\bpurchase|\bengage\s+in\b").search(text)
+    # a promise not to solicit, hire or employ the other party's staff is a non-solicitation, not a non-compete
+    solicitation_only = _rx(r"\bsolicit|\b(?:hire|employ|engage|recruit)\w*\s+(?:\w+\s+){0,3}?(?:employees?|personnel|staff)\b").search(text) and not _rx(r"\bcompet\w*|\bexclusiv\w*|\bminimum|\bpurchase|\bengage\s+in\b").search(text)
     if solicitation_only:
         months = [d.months for d in find_durations(text)]
         span = max(months) if months else 0

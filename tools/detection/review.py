@@ -116,7 +116,12 @@ def applies(contract: Contract, entry: PlaybookEntry) -> bool:
     if entry.applies_if is None:
         return True
     words = "|".join(r"\s+".join(map(re.escape, t.split())) for t in entry.applies_if.terms)
-    return re.search(rf"\b(?:{words})\b", contract.text, re.IGNORECASE) is not None
+    # a filing's redaction note ("[Redacted - Personal Information]") names what was cut, not the deal
+    text = _REDACTION.sub(" ", contract.text)
+    return re.search(rf"\b(?:{words})\b", text, re.IGNORECASE) is not None
+
+
+_REDACTION = re.compile(r"\[[^\]\n]{0,80}\b(?:redact\w*|omitted|confidential\s+treatment)\b[^\]\n]{0,80}\]", re.IGNORECASE)
 
 
 def absent_finding(contract: Contract, entry: PlaybookEntry) -> dict:

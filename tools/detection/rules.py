@@ -289,6 +289,8 @@ DETECTORS: dict[str, Detector] = {
         (r"\bnon-?solicit\w*", 2.5),
         (r"\b(?:not|no|neither|nor)\b.{0,100}?\bsolicit\w*", 2.5),
         (r"\bsolicit\w*\b.{0,80}?\b(?:employees?|personnel|staff|employment)\b", 1),
+        # "will not hire or employ any employee of the other party": a non-solicitation of staff
+        (r"\b(?:not|no|neither|nor)\b.{0,60}?\b(?:hire|employ|recruit)\w*\s+(?:\w+\s+){0,3}?(?:employees?|personnel|staff)\s+of\s+the\s+other\b", 3),
         (r"\bnothing\s+in\s+this\s+agreement\s+(?:restricts|prevents|shall\s+restrict)\b.{0,80}?\b(?:business|compet)", 3),
     ], title=r"compet|solicit|restrict"),
     "warranty": _d("warranty", [
@@ -430,7 +432,7 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     "audit_rights": ("audit", "inspect", "examin", "verif", "records", "books", "access", "available"),
     "exclusivity": _EXCLUSIVITY_WORDS + ("free", "may", "entitled"),
     "exclusivity_grant": _EXCLUSIVITY_WORDS + ("similar", "anyone"),
-    "non_compete": ("compet", "solicit", "engage", "business", "trade", "similar"),
+    "non_compete": ("compet", "solicit", "engage", "business", "trade", "similar", "employ", "hire", "recruit"),
     "compete_restriction": ("compet", "engage", "business", "trade", "similar", "directly or indirectly", "itself or", "independently or"),
     "warranty": ("warrant", "defect", "specification", "as is", "as-is"),
     "warranty_duration": ("warrant", "defect", "reject", "conform", "inspect", "discrepan", "accept", "meet", "comply", "damaged", "shelf"),
