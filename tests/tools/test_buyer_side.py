@@ -227,3 +227,16 @@ def test_assess_clause_points_from_the_other_sides_clause_to_the_buyers_side():
     )
     assessed = assess_clause_data(contract, PLAYBOOK, "insurance", "1")
     assert assessed["binds"] == "buyer" and assessed["other_side"]["section"].startswith("2")
+
+
+def test_passive_mutual_consent_to_assign_is_the_fallback():
+    body = ("This Agreement may not be assigned by either party without prior written permission from the other party, "
+            "which permission shall not be unreasonably withheld.")
+    assert review_clause(contract_of(PREAMBLE, body), PLAYBOOK.entry("assignment"))["verdict"] == "fallback"
+
+
+def test_a_run_in_non_competition_heading_over_a_staff_clause_is_a_non_solicitation():
+    text = (PREAMBLE + "\n\n19. GENERAL\n\n19.1 Notices are in writing. 20. Non-Competition 20.1 The Supplier and the Buyer "
+            "will not be allowed to employ employees of the other party, directly or indirectly, for one (1) year.\n")
+    finding = review_clause(parse_contract(text, "x.txt"), PLAYBOOK.entry("non_compete"))
+    assert finding["verdict"] == "standard" and finding["citation"] == "Section 20.1 (Non-Competition)", finding

@@ -52,7 +52,7 @@ def _indemnity_scopes(text: str) -> tuple[dict[str, int], dict[str, bool]]:
 
 
 # ---------------------------------------------------------------- assignment
-_CONSENT = _rx(r"\bwithout\b.{0,80}?\b(?:consent|approval)|\bwith\s+the\s+(?:\w+\s+){0,4}consent|\bsubject\s+to\b.{0,40}?\bconsent")
+_CONSENT = _rx(r"\bwithout\b.{0,80}?\b(?:consent|approval|permission)|\bwith\s+the\s+(?:\w+\s+){0,4}consent|\bsubject\s+to\b.{0,40}?\bconsent")
 _FREE = _rx(r"\b(?:freely|at\s+(?:its|any)\s+(?:sole\s+)?discretion|without\s+(?:the\s+)?(?:need\s+for\s+|requiring\s+)?(?:any\s+)?(?:\S+\s+){0,3}?(?:consent|approval))")
 _MAY_ASSIGN = _rx(r"\b(?:may|can|(?:shall|will)\s+be\s+(?:entitled|free)\s+to|is\s+(?:entitled|free)\s+to|(?:shall|will)\s+have\s+the\s+right\s+to)\s+(?:\w+\s+){0,3}?(?:assign|subcontract|transfer|novate)\w*")
 
@@ -83,7 +83,8 @@ def assignment_freedom(m: Metric, text: str) -> Judgement:
     for hit in _rx(r"\b(?:may|shall|will|can)\s+not\b|\bneither\b|\bno\s+party\b").finditer(text):
         tail = text[hit.start() : hit.start() + 200]
         if re.search(r"assign|transfer", tail, re.IGNORECASE):
-            who = "both" if hit.group(0).lower() in ("neither", "no party") else actor_before(text, hit.start() + 8, 80)
+            passive = re.match(r"[^.;]{0,60}?\bby\s+(?:either|any|neither)\s+party\b", tail[8:], re.IGNORECASE)
+            who = "both" if hit.group(0).lower() in ("neither", "no party") or passive else actor_before(text, hit.start() + 8, 80)
             if who:
                 restricted.add(who)
     if restricted & {"both"} or {"buyer", "supplier"} <= restricted:
@@ -135,7 +136,7 @@ def restriction_on_buyer(m: Metric, text: str) -> Judgement:
         if _RESTRICT_WHAT.search(clause[:160]):
             restricted.add(who)
     # a promise not to solicit, hire or employ the other party's staff is a non-solicitation, not a non-compete
-    solicitation_only = _rx(r"\bsolicit|\b(?:hire|employ|engage|recruit)\w*\s+(?:\w+\s+){0,3}?(?:employees?|personnel|staff)\b").search(text) and not _rx(r"\bcompet\w*|\bexclusiv\w*|\bminimum|\bpurchase|\bengage\s+in\b").search(text)
+    solicitation_only = _rx(r"\bsolicit|\b(?:hire|employ|engage|recruit)\w*\s+(?:\w+\s+){0,3}?(?:employees?|personnel|staff)\b").search(text) and not _rx(r"(?<!non-)(?<!non )\bcompet\w*|\bexclusiv\w*|\bminimum|\bpurchase|\bengage\s+in\b").search(text)
     if solicitation_only:
         months = [d.months for d in find_durations(text)]
         span = max(months) if months else 0
