@@ -8,6 +8,7 @@ agent/report_html.py.
 
 from __future__ import annotations
 
+import re
 import textwrap
 from typing import Any
 
@@ -16,7 +17,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from agent.report import SEVERITY_ORDER, VERDICT_ORDER, memory_used_line
+from agent.report import SEVERITY_ORDER, VERDICT_ORDER, memory_used_line, parties_line, usage_line
 
 # From this many columns up the findings are one table; below, one block each.
 WIDE_COLUMNS = 120
@@ -56,6 +57,20 @@ def where(finding: dict[str, Any], report: dict[str, Any]) -> str:
     return f'section {section} "{title}"' if title else f"section {section}"
 
 
+def short_where(finding: dict[str, Any]) -> str:
+    """The citation's label for a table cell ("9.2", 'p.3 "INSURANCE"'), never an internal id."""
+    citation = str(finding.get("citation") or "")
+    if not citation:
+        section = str(finding.get("section") or "")
+        return section if section and not re.fullmatch(r"h\d+", section) else "-"
+    m = re.match(r"^(?:page (?P<page>\d+), )?under the heading \"(?P<head>[^\"]*)\"", citation)
+    if m:
+        head = m.group("head")[:18]
+        return f'p.{m.group("page")} "{head}"' if m.group("page") else f'"{head}"'
+    m = re.match(r"^(?:Section|Article|Clause|§)\s+(?P<num>[\w.]+)", citation)
+    return m.group("num") if m else citation.split(" (")[0][:24]
+
+
 def heading(report: dict[str, Any], width: int) -> Text:
     usage = report["usage"]
     counts: dict[str, int] = {}
@@ -64,8 +79,8 @@ def heading(report: dict[str, Any], width: int) -> Text:
     tally = ", ".join(f"{n} {verdict}" for verdict, n in sorted(counts.items(), key=lambda kv: VERDICT_ORDER.get(kv[0], 9)))
     lines = [
         f"Run {report['run_id']} · outcome {report['outcome']}",
-        f"{usage['tool_calls']} tool calls, {usage['model_calls']} model calls, "
-        f"{usage['input_tokens']:,} input / {usage['output_tokens']:,} output tokens",
+        usage_line(usage),
+        parties_line(report.get("parties") or {}),
         f"{len(report['findings'])} findings: {tally}" if tally else "no findings",
     ]
     text = Text(f"Contract review: {report['contract']}\n", style="bold")
@@ -101,7 +116,7 @@ def findings_table(report: dict[str, Any], width: int) -> Table:
     """verdict | severity | clause | section | quote | recommendation, cut to three lines a cell."""
     findings = ordered(report["findings"])
     clause_width = max([len("clause")] + [len(f["clause_type"]) for f in findings])
-    section_width = max([len("section")] + [len(str(f.get("section") or "-")) for f in findings])
+    section_width = max([len("section")] + [len(short_where(f)) for f in findings])
     fixed = len("deviation") + len("severity") + clause_width + section_width
     free = max(30, width - fixed - 2 * 5)  # 6 columns, two spaces between (collapsed padding)
     quote_width = free * 3 // 5
@@ -115,7 +130,7 @@ def findings_table(report: dict[str, Any], width: int) -> Table:
         recommendation = f.get("recommendation") if f["verdict"] in ASKS_FOR_CHANGE else ""
         table.add_row(
             Text(f["verdict"], style=VERDICT_STYLE.get(f["verdict"], "")), f.get("severity") or "-", f["clause_type"],
-            str(f.get("section") or "-"), "\n".join(clip(f["quote"] or "-", quote_width, lines)),
+            short_where(f), "\n".join(clip(f["quote"] or "-", quote_width, lines)),
             "\n".join(clip(recommendation or "", recommendation_width, RECOMMENDATION_LINES)),
         )
     return table
