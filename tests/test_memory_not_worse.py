@@ -23,7 +23,6 @@ def _by_contract(result: dict, side: str, key: str) -> dict[str, float]:
     return {run["contract"]: run[side][key] for run in result["runs"]}
 
 
-@pytest.mark.xfail(strict=True, reason="issue 19: a remembered section is trusted without checking coverage")
 def test_memory_on_recall_never_drops_below_memory_off_on_any_trap_contract(trap_family):
     assert len(trap_family["runs"]) == 5
     assert trap_family["runs"][-1]["on"]["episodes_used"] >= 1  # memory really was used

@@ -25,7 +25,7 @@ from memory.backends.store import StoreMemory
 from memory.backends.store.layout import episodes_ns
 from memory.records import Namespace
 
-CLIENT_FIELDS = {"agent", "task_type", "domain", "use_memory", "approve_procedures"}
+CLIENT_FIELDS = {"agent", "task_type", "domain", "use_memory", "we", "approve_procedures"}
 
 
 class User(dict):

@@ -73,7 +73,7 @@ def test_two_tenants_review_and_neither_sees_the_others_threads_runs_or_memory(t
     assert schemas["input_schema"]["properties"]["contract_text"]["type"] == "string"
     assert schemas["output_schema"]["properties"]["findings"]
     context_fields = schemas["context_schema"]["properties"]
-    assert set(context_fields) == {"agent", "task_type", "domain", "use_memory", "approve_procedures"}
+    assert set(context_fields) == {"agent", "task_type", "domain", "use_memory", "we", "approve_procedures"}
     assert all(field.get("description") for field in context_fields.values())
 
     # acme: a streamed review that pauses for approval, then resumes.
