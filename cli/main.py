@@ -123,7 +123,7 @@ def review(
     reports, failures = [], []
     with open_checkpointer(settings) as saver:
         reviewer = Reviewer(
-            settings, saver, reviewer_model=model, use_memory=not no_memory, we=we,
+            settings, saver, reviewer_model=model, use_memory=not no_memory, we=we or "",
         )
         # One file: a live bar on a terminal only (a log line would add noise to one report).
         single_quiet = len(paths) < 2 and not sys.stderr.isatty()

@@ -64,11 +64,12 @@ class ReviewContext:
         description="Read and write durable memory. False gives a cold baseline: nothing is read, "
                     "nothing is written.",
     )] = True
-    we: Annotated[str | None, Field(
+    we: Annotated[str, Field(
         max_length=120,
-        description="Which side we review for when the contract leaves it open: \"buyer\" (the "
-                    "default), \"supplier\", or a party's name or defined term as the contract writes it.",
-    )] = None
+        description="Which side we review for when the contract leaves it open: \"buyer\", "
+                    "\"supplier\", or a party's name or defined term as the contract writes it. Empty "
+                    "(the default): the contract's own roles decide, and we are the buyer.",
+    )] = ""
     approve_procedures: Annotated[bool, Field(
         description="Pause after consolidation for a person to approve or reject the procedure the "
                     "run proposed (a LangGraph interrupt; resume with {\"approve\": true, \"by\": \"name\"}).",
