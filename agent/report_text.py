@@ -128,10 +128,12 @@ def findings_table(report: dict[str, Any], width: int) -> Table:
     for f in findings:
         lines = QUOTE_LINES.get(f["verdict"], STANDARD_QUOTE_LINES)
         recommendation = f.get("recommendation") if f["verdict"] in ASKS_FOR_CHANGE else ""
+        # Text cells, never markup strings: contract text may hold `[bold]` or a stray `[/]`.
         table.add_row(
-            Text(f["verdict"], style=VERDICT_STYLE.get(f["verdict"], "")), f.get("severity") or "-", f["clause_type"],
-            short_where(f), "\n".join(clip(f["quote"] or "-", quote_width, lines)),
-            "\n".join(clip(recommendation or "", recommendation_width, RECOMMENDATION_LINES)),
+            Text(f["verdict"], style=VERDICT_STYLE.get(f["verdict"], "")), Text(f.get("severity") or "-"),
+            Text(f["clause_type"]), Text(short_where(f)),
+            Text("\n".join(clip(f["quote"] or "-", quote_width, lines))),
+            Text("\n".join(clip(recommendation or "", recommendation_width, RECOMMENDATION_LINES))),
         )
     return table
 

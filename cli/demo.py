@@ -132,7 +132,7 @@ def comparison_table(rows: list[dict[str, Any]], width: int, home: Path) -> Rend
         table = _table(COLUMNS, {}, header=True)
         for row in rows:
             cells = table_cells(row)
-            table.add_row(*(cells[c] for c in COLUMNS))
+            table.add_row(*(Text(cells[c]) for c in COLUMNS))
         return Group(title, table)
     columns = COLUMNS[1:]
     # One table per contract, all with the same column widths (so they line up): each column as
@@ -148,7 +148,7 @@ def comparison_table(rows: list[dict[str, Any]], width: int, home: Path) -> Rend
         for row in rows:
             if row["contract"] == contract:
                 cells = table_cells(row)
-                table.add_row(*(cells[c] for c in columns))
+                table.add_row(*(Text(cells[c]) for c in columns))
         parts.append(table)
     return Group(*parts)
 

@@ -70,6 +70,14 @@ def test_at_160_columns_the_findings_are_one_table_of_short_rows(report):
     assert len(table) <= 4 * len(rows)  # quotes cut to a few lines
 
 
+@pytest.mark.parametrize("width", [80, 160])
+def test_contract_text_that_looks_like_markup_is_shown_as_it_is(report, width):
+    hostile = dict(report, findings=[dict(f, quote="[/] closes nothing [bold red]shouts[/bold red] [link=x]y[/link]")
+                                     for f in report["findings"]])
+    text = "\n".join(rendered(render_terminal(hostile, width), width))
+    assert "[/] closes nothing [bold red]shouts" in " ".join(text.split())
+
+
 def test_piped_review_output_is_the_80_column_layout(tmp_path, capsys):
     code = main(["review", str(SAMPLES / "northwind_msa_01.txt"), "--no-memory", "--home", str(tmp_path)])
     out = capsys.readouterr().out
