@@ -133,3 +133,40 @@ def test_quotes_are_exact_slices_of_the_contract():
     for finding in detect_all(contract, PLAYBOOK):
         if finding["verdict"] not in ("missing", "not_applicable"):
             assert contract.text[finding["start"] : finding["end"]] == finding["quote"]
+
+
+def _article(*clauses: str):
+    body = "\n\n".join(f"4.{i} {text}" for i, text in enumerate(clauses, start=1))
+    return parse_contract(f"4. STAFF AND COMMERCIAL TERMS\n\n{body}\n", "article.txt")
+
+
+def test_a_burden_added_next_to_a_standard_clause_is_what_the_section_says():
+    """Issue 19: an article that kept a mutual non-solicitation gains a restraint on the buyer in
+    a new sub-clause. Assessing the article (as detect_all and a memory-guided reviewer do) gives
+    the worst for the buyer, quoted where it stands, not the older clause's "standard"."""
+    from tools.operations import assess_clause_data
+
+    contract = _article(
+        "No Poaching: During the term and for twelve (12) months after, neither party shall solicit for "
+        "employment any employee of the other party. Nothing in this Agreement restricts either party from "
+        "carrying on any business or from dealing with any customer or supplier.",
+        "Competing Products: During the term and for twenty-four (24) months after it ends, the Client shall not "
+        "purchase or distribute products manufactured by any competitor of the Vendor.")
+    article = assess_clause_data(contract, PLAYBOOK, "non_compete", "4")
+    assert (article["verdict"], article["section"]) == ("deviation", "4.2")
+    assert article["quote"].startswith("4.2 Competing Products")
+    assert assess_clause_data(contract, PLAYBOOK, "non_compete", "4.1")["verdict"] == "standard"
+    assert review_clause(contract, PLAYBOOK.entry("non_compete"))["section"] == "4.2"
+
+
+def test_figures_are_still_read_from_the_provisions_together():
+    """A payment period and the dispute procedure beside it are one clause: the procedure's ten
+    days are not a second, worse payment term."""
+    contract = _article(
+        "Invoices and Settlement: The Client shall pay each correct and undisputed invoice within sixty (60) days "
+        "of receipt.",
+        "Disputed Amounts: The Client may withhold any invoiced amount that it disputes in good faith by notifying "
+        "the Vendor within ten (10) Business Days of receipt of the invoice, and shall pay the undisputed balance "
+        "when due.")
+    finding = review_clause(contract, PLAYBOOK.entry("payment_terms"))
+    assert (finding["verdict"], finding["section"]) == ("standard", "4.1")

@@ -20,8 +20,7 @@ pytestmark = pytest.mark.skipif(not EXPECTED.is_file(), reason="sample_contracts
 # Known detector misses, by contract (strict xfail: the fix must remove the entry).
 KNOWN_MISSES: dict[str, str] = {}
 # Known disagreements between detect_all and assess_clause at the section it cites.
-QUOTE_MISSES = {"kestrel_supply_04": "issue 19: the non-compete added as 13.2 is judged with 13.1's article "
-                                     "but the finding quotes 13.1, where assess_clause sees only the non-solicitation"}
+QUOTE_MISSES: dict[str, str] = {}
 
 
 def _rows(*, known_misses: bool | dict[str, str] = False) -> list:

@@ -148,10 +148,37 @@ def assess(contract: Contract, entry: PlaybookEntry, section: Section) -> dict |
         return _assess(contract, entry, section, parties)
 
 
+# Metrics whose deviation is a burden the buyer takes on (a restraint, a commitment, a waiver, a
+# sole remedy, a disclaimer, damages it pays): one provision that imposes it is a deviation
+# whatever its neighbours say. Figures and comparisons (a payment period and the dispute
+# procedure next to it, who indemnifies more) are read from the provisions together.
+SEPARATE_PROVISIONS = frozenset({"restriction_on_buyer", "termination_waiver", "exclusive_remedy", "disclaimer_scope",
+                                 "damages_direction"})
+# Worst for the buyer first: what a reviewer must see when one section holds several provisions.
+_BUYER_RISK = {"deviation": 0, "fallback": 1, "standard": 2}
+
+
 def _assess(contract: Contract, entry: PlaybookEntry, section: Section, parties: Parties) -> dict | None:
     found = candidates_in_section(contract, entry.id, section)
     if not found:
         return None
+    metric = entry.metric.name if entry.metric else None
+    provisions: dict[str, list[Candidate]] = {}
+    for candidate in found:
+        provisions.setdefault(candidate.section, []).append(candidate)
+    if metric not in SEPARATE_PROVISIONS or len(provisions) == 1:
+        return _assess_provision(contract, entry, section, parties, found)
+    # Several sub-sections carry such a burden (an old clause and one added next to it): each is
+    # judged on its own and the one worst for the buyer speaks for the section, quoted where it
+    # stands; an unreadable one ("check it by hand") never outranks a read one.
+    judged = [_assess_provision(contract, entry, section, parties, group) for group in provisions.values()]
+    readable = [j for j in judged if "check it by hand" not in j["rationale"]] or judged
+    return min(readable, key=lambda j: _BUYER_RISK.get(j["verdict"], 3))  # stable: the strongest first on ties
+
+
+def _assess_provision(contract: Contract, entry: PlaybookEntry, section: Section, parties: Parties,
+                      found: list[Candidate]) -> dict:
+    """One provision (the candidates of one sub-section, best first) judged as today's whole."""
     metric = entry.metric.name if entry.metric else None
     # A section that sets the clause for each side (a cap on each party's liability, insurance
     # each must carry): the sentences on the side the buyer's playbook is about come first.
