@@ -2,7 +2,7 @@
 
 output "memory_url" {
   description = "The memory URL for CONTRACT_AGENT_MEMORY_URL (tables, bucket, Knowledge Base, its embedding model)."
-  value       = "aws://?region=${var.region}&table_prefix=${var.table_prefix}&bucket=${aws_s3_bucket.facts.id}&facts_prefix=${var.facts_prefix}&kb_id=${aws_bedrockagent_knowledge_base.facts.id}&data_source_id=${aws_bedrockagent_data_source.facts.data_source_id}&kb_embedding_model=bedrock:${var.embedding_model_id}"
+  value       = "aws://?region=${var.region}&table_prefix=${var.table_prefix}&bucket=${aws_s3_bucket.facts.id}&facts_prefix=${var.facts_prefix}&kb_id=${aws_bedrockagent_knowledge_base.facts.id}&data_source_id=${aws_bedrockagent_data_source.facts.data_source_id}&kb_embedding_model=${var.embedding_model_id}"
 }
 
 output "table_names" {

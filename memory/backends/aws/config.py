@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from urllib.parse import parse_qs, urlsplit
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field, ValidationError, field_validator
 
 from memory.errors import MemoryConfigError
 
+KB_SPEC_PREFIX = "bedrock:"  # a Knowledge Base embeds with a Bedrock model only
 _EXAMPLE = "aws://?region=us-east-1&table_prefix=cma&bucket=my-memory&kb_id=KB123&data_source_id=DS123"
 
 
@@ -24,13 +25,24 @@ class AwsConfig(BaseModel, frozen=True):
     facts_prefix: str = "facts"  # S3 key prefix of fact documents
     kb_id: str | None = None
     data_source_id: str | None = None
-    kb_embedding_model: str | None = None  # when set, KB scores are used only for this model
+    # when set, KB scores are used only for queries of this model (`memory.embeddings.model_name_of`)
+    kb_embedding_model: str | None = None
     ingest_batch: int = Field(default=20, ge=1)  # waiting changes that start an ingestion job
     endpoint_url: str | None = None  # moto / LocalStack
     profile: str | None = None
     create_tables: bool = False  # create missing tables on open (tests, local development)
     max_attempts: int = Field(default=8, ge=1)  # botocore retries with backoff on throttling
     telemetry_days: int = Field(default=180, ge=1)  # TTL of retrieval telemetry items
+
+    @field_validator("kb_embedding_model")
+    @classmethod
+    def _bare_model_name(cls, value: str | None) -> str | None:
+        """Accept the embeddings spec form too: "bedrock:amazon.titan-embed-text-v2:0" names the
+        model whose vectors record "amazon.titan-embed-text-v2:0"; comparing the spec with the
+        recorded name would judge the Knowledge Base unusable for every query."""
+        if value and value.startswith(KB_SPEC_PREFIX):
+            return value[len(KB_SPEC_PREFIX):] or None
+        return value or None
 
     @property
     def uses_knowledge_base(self) -> bool:
