@@ -5,16 +5,22 @@ lexical BM25 match, then calls `rank_hybrid`. The rules, in one place:
 
 * Eligibility (hybrid): a candidate is returned only if its cosine is >= `min_score`, OR it is a
   strong lexical match: it shares an *identifier* with the query. Identifiers are what
-  embeddings blur and people search by: clause numbers ("7.3"), amounts ("$2M" == "2,000,000"),
-  codes with capitals and digits ("PO-4471"), and names (capitalised words that do not start a
-  sentence in the query, e.g. "Acme"). Plain shared words never bypass the threshold.
+  embeddings blur and people search by: clause numbers ("7.3"), amounts ("$2M" == "2,000,000" ==
+  "2 million dollars" == "two million USD"; "640k euros"), codes with capitals and digits
+  ("PO-4471"), and names (capitalised words, e.g. "Acme"). Plain shared words never bypass the
+  threshold.
+* Names at the start of a query sentence are ambiguous ("Brightwater sent an amendment" names
+  Brightwater; "Review the deal" names nothing). `query_identifiers` returns them apart, as
+  *tentative*; the backend keeps a tentative name only if it identifies something in the
+  namespace: held as an identifier by at most `rare_name_limit(size)` rows. A word every stored
+  summary starts with ("Review") is held by most rows and so never counts.
 * Ranking: reciprocal rank fusion (RRF, k=60) of up to three rankings of the eligible
   candidates: by cosine, by BM25, and by the number of query identifiers shared (only those
   sharing any). Equal scores share a rank, so identical candidates fuse to equal scores; ties
   then prefer `preferred` (COMPLETED episodes), then higher cosine, then newer.
 * The score reported to callers is always the cosine similarity, never the fused score.
 
-Modes "vector" and "lexical" exist to measure what fusion adds (tests/memory/test_retrieval_eval.py).
+Modes "vector" and "lexical" exist to measure what fusion adds (`contract-review bench retrieval`).
 """
 
 from __future__ import annotations
@@ -40,35 +46,48 @@ STOPWORDS = frozenset(
 
 _MULTIPLIERS = {"k": 1_000, "thousand": 1_000, "m": 1_000_000, "mm": 1_000_000, "million": 1_000_000,
                 "bn": 1_000_000_000, "b": 1_000_000_000, "billion": 1_000_000_000}
+_NUMBER_WORDS = {word: value for value, word in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve".split())}
+_NUMBER_WORDS.update({"fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
+                      "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100})
+_NUM = r"\d[\d,]*(?:\.\d+)?"
+_WORD_NUM = "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True))
+_MULT = r"k|mm|m|bn|b|thousand|million|billion"
+_CURRENCY_BEFORE = r"[$€£¥]|\b(?:usd|eur|gbp|chf|jpy)\b"
+_CURRENCY_AFTER = r"usd|eur|gbp|chf|jpy|dollars?|euros?|pounds?(?:\s+sterling)?|yen|francs?"
+# One figure of money (or a multiplied quantity), however written. Each alternative names its
+# groups <part><n>; `_amount_token` reads whichever matched.
 _AMOUNT = re.compile(
-    r"(?:(?P<cur>[$€£]|\b(?:usd|eur|gbp|chf|jpy)\b)\s?(?P<num>\d[\d,]*(?:\.\d+)?)"
-    r"(?:\s?(?P<mult>k|mm|m|bn|b|thousand|million|billion)\b)?)"
-    r"|\b(?P<big>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{4,}(?:\.\d+)?)\b",
+    rf"(?:{_CURRENCY_BEFORE})\s?(?P<num1>{_NUM})(?:\s?(?P<mult1>{_MULT})\b)?"  # $2M, USD 1,500,000, £58k
+    rf"|\b(?P<num2>{_NUM}|{_WORD_NUM})(?:\s?(?P<mult2>{_MULT})\b)?\s?(?:{_CURRENCY_AFTER})\b"  # 640k euros
+    rf"|\b(?P<num3>{_NUM}|{_WORD_NUM})\s?(?P<mult3>k|mm|bn|thousand|million|billion)\b",  # 3.2 million, two million
     re.IGNORECASE,
 )
+_BIG_NUMBER = re.compile(r"\b(?P<num4>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{4,}(?:\.\d+)?)\b")
 _SECTION = re.compile(r"\b\d+(?:\.\d+)+\b")
 _CODE = re.compile(r"\b[A-Za-z0-9]*(?:[A-Z][A-Za-z0-9-]*\d|\d[A-Za-z0-9-]*[A-Z])[A-Za-z0-9]*\b")
 _NAME = re.compile(r"\b[A-Z][A-Za-z&'’]*[a-z][A-Za-z&'’]*\b|\b[A-Z]{2,}\b")
 _SENTENCE_BREAK = re.compile(r"(?:^|[.!?:;\n]|^\s*[-*]|\n\s*[-*])\s*$")
 _WORD = re.compile(r"[^\W_]+")  # like FTS5 unicode61: "_" separates words
 _CURRENCIES = frozenset({"usd", "eur", "gbp", "chf", "jpy"})
+RARE_NAME_ROWS = 50  # a tentative name held by more rows than this names nothing in particular
+RARE_NAME_SHARE = 0.1  # ... nor one held by more than this share of a small namespace
 
 
 def _amount_token(match: re.Match[str]) -> str:
-    raw = (match.group("num") or match.group("big")).replace(",", "")
-    value = float(raw) * _MULTIPLIERS.get((match.group("mult") or "").lower(), 1)
+    groups = match.groupdict()
+    raw = next(groups[f"num{n}"] for n in range(1, 5) if groups.get(f"num{n}"))
+    mult = next((groups[f"mult{n}"] for n in range(1, 4) if groups.get(f"mult{n}")), "")
+    number = _NUMBER_WORDS.get(raw.lower())
+    value = (float(number) if number is not None else float(raw.replace(",", ""))) * _MULTIPLIERS.get(mult.lower(), 1)
     return f"{value:.2f}".rstrip("0").rstrip(".").replace(".", "p")
 
 
-def identifiers(text: str, *, query: bool = False) -> set[str]:
-    """Normalised identifier tokens of `text` (alphanumeric, lowercase, FTS-safe).
-
-    With `query=True`, a capitalised word that starts a sentence is not taken as a name
-    ("Review the Acme deal" names Acme, not Review) unless the query is a bare name of at most
-    three words ("Acme Robotics"); stored texts keep every candidate.
-    """
+def _scan(text: str, *, query: bool) -> tuple[set[str], set[str]]:
+    """(identifiers, tentative names) of `text`; see `identifiers` and `query_identifiers`."""
     bare_name = query and len(text.split()) <= 3
     found: set[str] = set()
+    tentative: set[str] = set()
     taken: list[tuple[int, int]] = []
 
     def free(match: re.Match[str]) -> bool:
@@ -78,14 +97,14 @@ def identifiers(text: str, *, query: bool = False) -> set[str]:
         taken.append((start, end))
         return True
 
-    for match in _AMOUNT.finditer(text):  # amounts first: "$2M" is an amount, not a code
-        if match.group("cur") and free(match):
+    for match in _AMOUNT.finditer(text):  # amounts first: "$2M" is an amount, "3.2 million" no section
+        if free(match):
             found.add(_amount_token(match))
     for match in _CODE.finditer(text):
         if free(match):
             found.add(match.group().lower().replace("-", ""))
-    for match in _AMOUNT.finditer(text):
-        if match.group("big") and free(match):
+    for match in _BIG_NUMBER.finditer(text):
+        if free(match):
             found.add(_amount_token(match))
     for match in _SECTION.finditer(text):
         if free(match):
@@ -94,10 +113,34 @@ def identifiers(text: str, *, query: bool = False) -> set[str]:
         word = match.group().lower()
         if word in STOPWORDS or word in _CURRENCIES or len(word) < 3 or not free(match):
             continue
+        token = re.sub(r"\W", "", word)
         if query and not bare_name and _SENTENCE_BREAK.search(text[: match.start()]):
-            continue
-        found.add(re.sub(r"\W", "", word))
-    return found
+            tentative.add(token)
+        else:
+            found.add(token)
+    return found, tentative - found
+
+
+def identifiers(text: str, *, query: bool = False) -> set[str]:
+    """Normalised identifier tokens of `text` (alphanumeric, lowercase, FTS-safe).
+
+    With `query=True`, a capitalised word that starts a sentence is left out (it may be a plain
+    word: "Review the Acme deal" names Acme, not Review) unless the query is a bare name of at
+    most three words ("Acme Robotics"); `query_identifiers` returns such words apart. Stored
+    texts keep every candidate.
+    """
+    return _scan(text, query=query)[0]
+
+
+def query_identifiers(text: str) -> tuple[set[str], set[str]]:
+    """(identifiers, tentative names) of a query: the second are sentence-initial capitalised
+    words, kept by the backend only if `is_rare_name` says they identify something."""
+    return _scan(text, query=True)
+
+
+def rare_name_limit(namespace_size: int) -> int:
+    """How many rows of a namespace may hold a tentative name for it to count as an identifier."""
+    return max(1, min(RARE_NAME_ROWS, int(RARE_NAME_SHARE * namespace_size)))
 
 
 def words(text: str) -> list[str]:

@@ -25,8 +25,18 @@ def _sqlite(folder: Path) -> MemoryBackend:
     return open_memory(f"sqlite:///{folder / 'memory.sqlite'}")
 
 
+def _sqlite_graph(folder: Path) -> MemoryBackend:
+    """SQLite whose namespaces get a usearch graph past 4 vectors (the default waits for 2,000),
+    so every conformance rule is also checked through graph snapshots, merges and tombstones."""
+    from memory.backends.sqlite import SqliteMemory
+
+    return SqliteMemory(folder / "memory.sqlite", min_delta=4)
+
+
 FACTORIES: dict[str, Callable[..., MemoryBackend]] = {
     "sqlite": _sqlite,
+    "sqlite-graph": _sqlite_graph,
+    "sqlite-exact": lambda folder: open_memory(f"sqlite:///{folder / 'memory.sqlite'}?vector_index=exact"),
     # LangGraph's InMemoryStore: scanned, and with a vector index of this backend's vectors
     "store-inmemory": lambda folder: StoreMemory(InMemoryStore()),
     "store-inmemory-indexed": lambda folder: StoreMemory(InMemoryStore(index=vector_index(VECTOR_INDEX_DIMS))),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 from pathlib import Path
+from urllib.parse import parse_qsl
 
 from memory.errors import MemoryConfigError
 from memory.stores import MemoryBackend
@@ -26,12 +27,18 @@ def open_memory(url: str) -> MemoryBackend:
     if scheme == "sqlite":
         # sqlite:///data/m.sqlite -> "/data/m.sqlite" is relative ("data/m.sqlite"), as in SQLAlchemy;
         # sqlite:////abs/m.sqlite -> absolute. A bare sqlite://relative also works.
+        # ?vector_index=exact scans every vector instead of the nearest-neighbour index (benchmarks).
+        rest, _, options = rest.partition("?")
         path = rest[1:] if rest.startswith("/") else rest
         if not path:
             raise MemoryConfigError(f"memory URL {url!r} names no file: use 'sqlite:///path/to/memory.sqlite'")
+        params = dict(parse_qsl(options))
+        unknown = sorted(set(params) - {"vector_index"})
+        if unknown:
+            raise MemoryConfigError(f"unknown sqlite memory URL parameter(s) {', '.join(unknown)}; known: vector_index")
         from memory.backends.sqlite import SqliteMemory
 
-        return SqliteMemory(Path(path))
+        return SqliteMemory(Path(path), vector_index=params.get("vector_index", "ann"))
     if scheme == "aws":
         try:
             aws = importlib.import_module("memory.backends.aws")

@@ -116,3 +116,39 @@ def test_new_episode_is_searchable_after_an_earlier_search(backend):
     backend.episodes.add(NS, episode("second"), vec(0.9, 2))
     assert [s.item.run_id for s in backend.episodes.search(NS, query())] == ["second", "first"]
     assert MODEL == backend.episodes.get(NS, "second").embedding_model
+
+
+def _history(backend, count: int = 12) -> None:
+    """A namespace large enough that a backend with an index has built it before the checks."""
+    for i in range(count):
+        backend.episodes.add(NS, episode(f"h{i}", f"review number {i}"), vec(0.72 + 0.01 * (i % 5), 1 + i % 7))
+
+
+def test_a_deleted_episode_is_never_returned_even_when_nearest_or_named(backend):
+    _history(backend)
+    backend.episodes.add(NS, episode("doomed", "Globex clause 7.3 review"), query_vec())
+    assert backend.episodes.search(NS, query())[0].item.run_id == "doomed"  # in the index now
+    assert backend.episodes.delete(NS, ["doomed"]) == 1
+    for search in (query(), query("Globex clause 7.3", min_score=0.0), query(k=20, min_score=-1.0)):
+        assert "doomed" not in [s.item.run_id for s in backend.episodes.search(NS, search)]
+    backend.episodes.add(NS, episode("doomed", "written again after the delete"), query_vec())
+    assert backend.episodes.search(NS, query())[0].item.task_summary == "written again after the delete"
+
+
+def test_an_expired_episode_is_never_returned_from_a_large_history(backend):
+    _history(backend)
+    backend.episodes.add(NS, episode("expired", "Globex clause 7.3", created=NOW - timedelta(days=100),
+                                     ttl_days=90), query_vec())
+    for search in (query(), query("Globex clause 7.3", min_score=0.0), query(k=20, min_score=-1.0)):
+        found = [s.item.run_id for s in backend.episodes.search(NS, search)]
+        assert "expired" not in found and found  # the next nearest take its place
+
+
+def test_many_deletes_then_adds_keep_search_exact(backend):
+    _history(backend, 20)
+    backend.episodes.search(NS, query())
+    assert backend.episodes.delete(NS, [f"h{i}" for i in range(0, 20, 2)]) == 10
+    backend.episodes.add(NS, episode("late", "added after the deletes"), vec(0.95, 3))
+    results = backend.episodes.search(NS, query(k=20, min_score=-1.0))
+    assert [s.item.run_id for s in results][0] == "late"
+    assert {s.item.run_id for s in results} == {"late", *(f"h{i}" for i in range(1, 20, 2))}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 
 from memory.records import Namespace
-from tests.conformance.support import NS, fact, query, vec
+from tests.conformance.support import NS, fact, query, query_vec, vec
 
 
 def test_a_put_fact_is_searchable_at_once_and_replaced_by_id(backend):
@@ -78,3 +78,18 @@ def test_concurrent_observations_count_exactly(backend):
         t.join()
     assert len(backend.confirmations.runs(NS, "shared")) == 10
     assert max(counts) == 10 and counts.count(10) >= 1
+
+
+def test_deleted_and_replaced_facts_never_come_back(backend):
+    for i in range(12):
+        backend.facts.put(NS, fact(f"f{i}", f"filler fact number {i}"), vec(0.7, 1 + i % 7))
+    backend.facts.put(NS, fact("gone", "Globex caps liability in clause 7.3"), query_vec())
+    backend.facts.put(NS, fact("moved", "a fact that moves away"), vec(0.99, 2))
+    assert {s.item.fact_id for s in backend.facts.search(NS, query(k=2))} == {"gone", "moved"}
+    assert backend.facts.delete(NS, ["gone"]) == 1
+    backend.facts.put(NS, fact("moved", "a fact that moved away"), vec(0.1, 3))  # replaced: new vector
+    found = backend.facts.search(NS, query("Globex clause 7.3", k=20, min_score=0.5))
+    assert "gone" not in [s.item.fact_id for s in found]
+    assert "moved" not in [s.item.fact_id for s in found]
+    again = backend.facts.search(NS, query(k=20, min_score=-1.0))
+    assert [round(s.score, 2) for s in again if s.item.fact_id == "moved"] == [0.1]

@@ -17,6 +17,7 @@ import sqlite3
 from collections.abc import Sequence
 
 from memory.backends.sqlite.schema import Database, scope_token
+from memory.backends.sqlite.vectors import VectorIndexes
 from memory.records import Fact, Namespace
 
 # table -> the tier it belongs to in the returned counts (others are reported under their name)
@@ -60,7 +61,7 @@ def _scrub_file(db: Database, conn: sqlite3.Connection) -> None:
 def forget_tenant(db: Database, tenant: str) -> dict[str, int]:
     """Delete every row of `tenant` from every table; returns rows removed per tier/table."""
     counts: dict[str, int] = {}
-    with db.read() as conn:
+    with db.maintenance() as conn:
         conn.execute("PRAGMA secure_delete = ON")
         try:
             with db.write() as tx:
@@ -123,11 +124,16 @@ def tenant_run_ids(db: Database, tenant: str) -> set[str]:
 class SqliteErasure:
     """The erasure operations `memory.forget` uses, bound to one SQLite memory file."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, vectors: object = None) -> None:
         self._db = db
+        self._vectors = vectors  # VectorIndexes: the tenant's index files go with its rows
 
     def forget_tenant(self, tenant: str) -> dict[str, int]:
-        return forget_tenant(self._db, tenant)
+        files = self._vectors.files_of(tenant) if isinstance(self._vectors, VectorIndexes) else []
+        counts = forget_tenant(self._db, tenant)
+        if isinstance(self._vectors, VectorIndexes):
+            self._vectors.forget_tenant(tenant, files)
+        return counts
 
     def tenant_run_ids(self, tenant: str) -> set[str]:
         return tenant_run_ids(self._db, tenant)

@@ -1,8 +1,10 @@
-"""The SQLite file under the embedded backend: connection, pragmas, numbered schema migrations.
+"""The SQLite file under the embedded backend: connections, pragmas, numbered schema migrations.
 
-One file holds every durable tier. WAL lets readers run beside one writer; `busy_timeout` makes
-concurrent processes wait for the write lock instead of failing; every write is one
-`BEGIN IMMEDIATE` transaction. Migrations are a numbered list applied at open (`user_version`).
+One file holds every durable tier. WAL lets readers run beside one writer: writes go through one
+connection (a lock orders the threads, `busy_timeout` the processes; every write is one
+`BEGIN IMMEDIATE` transaction), and every thread reads through a connection of its own, so the
+bootstrap's three tier reads run side by side instead of queueing behind one lock. Migrations are
+a numbered list applied at open (`user_version`).
 """
 
 from __future__ import annotations
@@ -17,6 +19,20 @@ from pathlib import Path
 from memory.errors import MemoryBackendError, MemoryConfigError
 
 BUSY_TIMEOUT_MS = 30_000
+
+
+def _vector_triggers(table: str, new_agent: str, old_agent: str) -> tuple[str, ...]:
+    """Journal every vector a row gains or loses into `vector_log` (migration 4)."""
+    insert = "INSERT INTO vector_log (kind, tenant, agent, model, row_id, op) VALUES"
+    added = f"{insert} ('{table}', NEW.tenant, {new_agent}, NEW.model, NEW.id, 1);"
+    removed = f"{insert} ('{table}', OLD.tenant, {old_agent}, OLD.model, OLD.id, 0);"
+    return (
+        f"CREATE TRIGGER {table}_vectors_added AFTER INSERT ON {table} BEGIN {added} END",
+        f"CREATE TRIGGER {table}_vectors_removed AFTER DELETE ON {table} BEGIN {removed} END",
+        f"CREATE TRIGGER {table}_vectors_changed AFTER UPDATE OF tenant, model, vector ON {table} "
+        f"BEGIN {removed} {added} END",
+    )
+
 
 # Each entry is one schema version; never edit a released entry, append a new one.
 MIGRATIONS: list[tuple[str, ...]] = [
@@ -85,6 +101,22 @@ MIGRATIONS: list[tuple[str, ...]] = [
         """CREATE TRIGGER facts_unstage AFTER DELETE ON facts BEGIN
             DELETE FROM staged_vectors WHERE kind = 'facts' AND row_id = OLD.id; END""",
     ),
+    (  # 4: the vector indexes beside the file (memory.backends.sqlite.vectors): every change to a
+        # stored vector is journalled by a trigger, whatever code made it (a store, decay, forget,
+        # a re-embedding switch, a bulk loader), and each index records the journal entry it covers
+        """CREATE TABLE vector_log (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            kind TEXT NOT NULL, tenant TEXT NOT NULL, agent TEXT NOT NULL, model TEXT NOT NULL,
+            row_id INTEGER NOT NULL, op INTEGER NOT NULL)""",  # op 1 = vector added, 0 = removed
+        "CREATE INDEX vector_log_by_index ON vector_log (kind, tenant, agent, model, seq)",
+        """CREATE TABLE vector_indexes (
+            kind TEXT NOT NULL, tenant TEXT NOT NULL, agent TEXT NOT NULL, model TEXT NOT NULL,
+            file TEXT NOT NULL, seq INTEGER NOT NULL, count INTEGER NOT NULL, dim INTEGER NOT NULL,
+            built_at REAL NOT NULL,
+            PRIMARY KEY (kind, tenant, agent, model)) WITHOUT ROWID""",
+        *_vector_triggers("episodes", "NEW.agent", "OLD.agent"),
+        *_vector_triggers("facts", "''", "''"),
+    ),
 ]
 
 
@@ -94,7 +126,7 @@ def scope_token(*parts: str) -> str:
 
 
 class Database:
-    """One connection shared by the stores of a backend; a lock serialises its use by threads.
+    """The SQLite file: one writer connection shared under a lock, one reader per thread.
 
     Several processes may open the same file: SQLite's file locks and the busy timeout order them.
     """
@@ -103,18 +135,24 @@ class Database:
         self.path = Path(path)
         if str(path) in ("", ":memory:"):
             raise MemoryConfigError("the SQLite memory backend needs a file path, e.g. sqlite:///data/memory.sqlite")
+        self._readers: list[sqlite3.Connection] = []
+        self._local = threading.local()
+        self._lock = threading.RLock()
+        self._closed = False
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._conn = sqlite3.connect(
-                self.path, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_MS / 1000
-            )
-            self._conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            self._conn = self._connect()
             self._conn.execute("PRAGMA journal_mode = WAL")
-            self._conn.execute("PRAGMA synchronous = NORMAL")
         except (OSError, sqlite3.Error) as exc:
             raise MemoryConfigError(f"cannot open the memory file {self.path}: {exc}") from exc
-        self._lock = threading.RLock()
         self._migrate()
+
+    def _connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
+                               timeout=BUSY_TIMEOUT_MS / 1000)
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        conn.execute("PRAGMA synchronous = NORMAL")
+        return conn
 
     def _migrate(self) -> None:
         with self.write() as conn:  # IMMEDIATE: two processes opening a new file migrate once
@@ -154,20 +192,42 @@ class Database:
                 raise MemoryBackendError(f"memory write to {self.path} failed: {exc}") from exc
 
     @contextmanager
-    def read(self) -> Iterator[sqlite3.Connection]:
-        """Reads under the lock; a multi-statement read should use `snapshot` instead."""
+    def maintenance(self) -> Iterator[sqlite3.Connection]:
+        """The writer connection outside a transaction, for pragmas, checkpoints and VACUUM."""
         with self._lock:
             yield self._conn
 
+    def _reader(self) -> sqlite3.Connection:
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            if self._closed:
+                raise MemoryBackendError(f"memory file {self.path} is closed")
+            try:
+                conn = self._connect()
+            except sqlite3.Error as exc:
+                raise MemoryBackendError(f"cannot read the memory file {self.path}: {exc}") from exc
+            self._local.conn = conn
+            with self._lock:
+                self._readers.append(conn)
+        return conn
+
+    @contextmanager
+    def read(self) -> Iterator[sqlite3.Connection]:
+        """This thread's read connection; a multi-statement read should use `snapshot` instead."""
+        yield self._reader()
+
     @contextmanager
     def snapshot(self) -> Iterator[sqlite3.Connection]:
-        """Several reads that see one consistent state of the file."""
-        with self._lock:
-            self._conn.execute("BEGIN")
-            try:
-                yield self._conn
-            finally:
-                self._conn.execute("COMMIT")
+        """Several reads that see one consistent state of the file (one read transaction)."""
+        conn = self._reader()
+        if conn.in_transaction:  # nested: the outer snapshot already pins the state
+            yield conn
+            return
+        conn.execute("BEGIN")
+        try:
+            yield conn
+        finally:
+            conn.execute("COMMIT")
 
     def bump_generation(self, conn: sqlite3.Connection, scope: str) -> None:
         conn.execute(
@@ -182,4 +242,8 @@ class Database:
 
     def close(self) -> None:
         with self._lock:
+            self._closed = True
+            for conn in self._readers:
+                conn.close()
+            self._readers.clear()
             self._conn.close()

@@ -1,29 +1,41 @@
-"""Hybrid search over one SQLite table of vectors: an in-process matrix cache plus FTS5 BM25.
+"""Hybrid search over one SQLite table of vectors: nearest neighbours plus FTS5 BM25.
 
-Each (namespace, embedding model) gets a float32 matrix of its WHOLE history, loaded once and
-kept current cheaply: new rows are appended by id (`id > last seen`), and any delete or replace
-bumps a generation counter in the file, which makes every process reload. Only vectors of the
-query's model are loaded, so vectors of different models are never compared. The lexical side
-is an FTS5 query confined to the namespace's scope token; `memory.retrieval` fuses the two.
+Candidates come three ways, each bounded however large the namespace grows: the nearest vectors
+of the query's model (a usearch index beside the file, `vectors.py`; or a full scan with
+`vector_index="exact"`, `exact.py`), the newest rows sharing the query's identifiers, and every
+row holding a query word that is rare in the namespace (both found by the full-text index,
+confined to the namespace's scope token). Their rows are then read once by id, bound to the
+namespace again, for the exact cosine, expiry and tie-breakers. Lexical relevance is FTS5's own
+`bm25()`, computed over the candidate pool in a per-connection in-memory FTS5 table, so term
+statistics come from the pool, never from other tenants' rows. `memory.retrieval` fuses the lot.
 """
 
 from __future__ import annotations
 
 import math
 import sqlite3
-import threading
-from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
 from memory.backends.sqlite.schema import Database
+from memory.backends.sqlite.vectors import IndexKey, NeedsBuild, VectorIndexes
 from memory.errors import MemoryBackendError
-from memory.retrieval import Candidate, bm25, identifiers, lexical_terms, rank_hybrid, words
+from memory.retrieval import (
+    Candidate,
+    identifiers,
+    lexical_terms,
+    query_identifiers,
+    rank_hybrid,
+    rare_name_limit,
+)
 from memory.stores import VectorQuery
 
 LEXICAL_WEIGHTS = (0.0, 1.0, 4.0)  # bm25 weights of (scope, body, idents): identifiers count more
+RARE_TERM_ROWS = 50  # a query word held by at most this many rows of the namespace brings them all in
+MAX_RARE_TERMS = 4  # the longest query words are checked (each check is one FTS5 lookup)
 
 
 def as_blob(vector: Sequence[float]) -> bytes:
@@ -35,161 +47,134 @@ def as_blob(vector: Sequence[float]) -> bytes:
     return (array / norm if norm else array).tobytes()
 
 
-@dataclass
-class _Matrix:
-    generation: int = -1
-    last_id: int = 0
-    ids: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
-    vectors: np.ndarray | None = None
-    expires: np.ndarray = field(default_factory=lambda: np.zeros(0))
-    preferred: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
-    recency: np.ndarray = field(default_factory=lambda: np.zeros(0))
-    labels: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=object))
+class VectorSource(Protocol):
+    """Where the nearest vectors come from: `VectorIndexes` (approximate) or `ExactVectors`."""
+
+    def nearest(self, conn: sqlite3.Connection, key: IndexKey, vector: np.ndarray, count: int) -> list[int]: ...
+
+    def size(self, conn: sqlite3.Connection, key: IndexKey) -> int: ...
+
+    def after_write(self, key: IndexKey) -> None: ...
 
 
 @dataclass(frozen=True)
 class TableSpec:
-    """How one table is read: `rows_sql` selects (id, vector, expires, preferred, recency, label)
-    for `scope_params + (model, after_id)`, ordered by id."""
+    """One searchable table: its FTS table and the SQL of (expires, preferred, recency, label)."""
 
     table: str
     fts: str
-    rows_sql: str
+    attributes: str  # e.g. "expires_at, outcome = 'COMPLETED', created_at, NULL"
 
 
 class HybridIndex:
-    """Search one vector table; `generation_scope` names the counter that invalidates caches."""
+    """Search one vector table of one backend."""
 
-    def __init__(self, db: Database, spec: TableSpec) -> None:
+    def __init__(self, db: Database, spec: TableSpec, vectors: VectorSource) -> None:
         self._db = db
         self._spec = spec
-        self._cache: dict[tuple[str, str], _Matrix] = {}
-        self._lock = threading.Lock()
+        self._vectors = vectors
 
-    def _matrix(self, conn: sqlite3.Connection, scope: str, scope_params: tuple[str, ...], model: str) -> _Matrix:
-        generation = self._db.generation(conn, scope)
-        with self._lock:
-            matrix = self._cache.get((scope, model))
-            if matrix is None or matrix.generation != generation:
-                matrix = _Matrix(generation=generation)
-            rows = conn.execute(self._spec.rows_sql, (*scope_params, model, matrix.last_id)).fetchall()
-            if rows:
-                matrix = self._append(matrix, rows)
-            self._cache[(scope, model)] = matrix
-            return matrix
-
-    @staticmethod
-    def _append(matrix: _Matrix, rows: list[tuple]) -> _Matrix:
-        ids, blobs, expires, preferred, recency, labels = zip(*rows, strict=True)
-        vectors = np.stack([np.frombuffer(blob, dtype=np.float32) for blob in blobs]) if len(
-            {len(b) for b in blobs}
-        ) == 1 else None
-        if vectors is None or (matrix.vectors is not None and matrix.vectors.shape[1] != vectors.shape[1]):
-            raise MemoryBackendError("stored vectors of one embedding model differ in dimension: re-embed them")
-        return _Matrix(
-            generation=matrix.generation,
-            last_id=int(ids[-1]),
-            ids=np.concatenate([matrix.ids, np.asarray(ids, dtype=np.int64)]),
-            vectors=vectors if matrix.vectors is None else np.concatenate([matrix.vectors, vectors]),
-            expires=np.concatenate([matrix.expires, [math.inf if e is None else e for e in expires]]),
-            preferred=np.concatenate([matrix.preferred, np.asarray(preferred, dtype=bool)]),
-            recency=np.concatenate([matrix.recency, np.asarray(recency, dtype=float)]),
-            labels=np.concatenate([matrix.labels, np.asarray(labels, dtype=object)]),
-        )
-
-    def search(
-        self, scope: str, scope_params: tuple[str, ...], query: VectorQuery
-    ) -> list[tuple[int, float]]:
-        """(row id, cosine) of the best results, best first.
-
-        Candidates are the best cosines plus the rows sharing an identifier with the query; only
-        those are BM25-scored (against the whole index's statistics), which keeps a search fast
-        however large the namespace. Mode "lexical" instead ranks the full-text index directly.
-        """
+    def search(self, scope: str, key: IndexKey, query: VectorQuery) -> list[tuple[int, float]]:
+        """(row id, cosine) of the best results, best first."""
         if query.k <= 0:
             return []
-        pool = max(50, 10 * query.k)
-        with self._db.snapshot() as conn:
-            matrix = self._matrix(conn, scope, scope_params, query.embedding_model)
-            if matrix.vectors is None:
-                return []
-            live = matrix.expires > query.now.timestamp()
-            if query.domain is not None:
-                live &= matrix.labels == query.domain
-            cosines = self._cosines(matrix, query)
-            query_idents = identifiers(query.text, query=True)
-            candidates: dict[int, Candidate] = {}
+        for _ in range(2):
+            try:
+                with self._db.snapshot() as conn:
+                    return self._search(conn, scope, key, query)
+            except NeedsBuild as need:  # no usable index for a large namespace: build it, then search
+                if not isinstance(self._vectors, VectorIndexes):
+                    raise
+                self._vectors.build(need.key, full=True)
+        raise MemoryBackendError(f"the vector index of {key.describe()} could not be rebuilt")
 
-            def consider(row_id: int) -> Candidate | None:
-                index = int(np.searchsorted(matrix.ids, row_id))
-                if index >= len(matrix.ids) or matrix.ids[index] != row_id or not live[index]:
-                    return None  # another model's vector, expired, or another domain
-                return candidates.setdefault(index, self._candidate(matrix, index, cosines))
-
-            if query.mode == "lexical":
-                match = self._match(scope, lexical_terms(query.text), query_idents)
-                for row_id, relevance in self._ranked(conn, match, pool * 4):
-                    if (candidate := consider(row_id)) is not None:
-                        candidate.lexical = relevance
-            else:
-                masked = np.where(live, cosines, -np.inf)
-                top = np.argpartition(-masked, min(pool, len(masked) - 1))[:pool]
-                for index in top[np.isfinite(masked[top])]:
-                    candidates[int(index)] = self._candidate(matrix, int(index), cosines)
-                if query.mode == "hybrid":
-                    for row_id in self._sharing_identifiers(conn, scope, query_idents, pool):
-                        consider(row_id)
-                    self._score_lexically(conn, matrix, candidates, query.text, query_idents)
-        ranked = rank_hybrid(candidates.values(), min_score=query.min_score, k=query.k, mode=query.mode)
-        return [(int(matrix.ids[c.key]), c.cosine) for c in ranked]
-
-    @staticmethod
-    def _cosines(matrix: _Matrix, query: VectorQuery) -> np.ndarray:
-        assert matrix.vectors is not None
+    def _search(self, conn: sqlite3.Connection, scope: str, key: IndexKey, query: VectorQuery) -> list[tuple[int, float]]:
         vector = np.asarray(query.vector, dtype=np.float32)
-        if vector.shape != (matrix.vectors.shape[1],):
-            raise MemoryBackendError(
-                f"query vector has {vector.size} dimensions but {query.embedding_model!r} vectors "
-                f"are stored with {matrix.vectors.shape[1]}"
-            )
         norm = float(np.linalg.norm(vector))
-        # einsum, not `@`: BLAS threads slow a matrix-vector product ~15x on a busy small machine
-        return np.einsum("ij,j->i", matrix.vectors, vector / norm if norm else vector)
+        vector = vector / norm if norm else vector
+        pool = max(50, 10 * query.k)
+        query_idents, tentative = query_identifiers(query.text)
+        if tentative and query.mode != "vector":
+            query_idents |= self._rare_names(conn, scope, key, tentative)
+        terms = lexical_terms(query.text)
+        rows: dict[int, Candidate] = {}
+        if query.mode == "lexical":
+            ranked = self._ranked(conn, self._match(scope, terms, query_idents), pool * 4)
+            rows = self._rows(conn, key, [row_id for row_id, _ in ranked], vector, query)
+            for row_id, relevance in ranked:
+                if row_id in rows:
+                    rows[row_id].lexical = relevance
+        else:
+            rows = self._nearest_live(conn, key, vector, query, pool)
+            if query.mode == "hybrid":
+                extra = self._sharing_identifiers(conn, scope, query_idents, pool)
+                extra |= self._rare_term_rows(conn, scope, terms)
+                rows.update(self._rows(conn, key, [i for i in extra if i not in rows], vector, query))
+                self._score_lexically(conn, rows, terms, query_idents)
+        ranked_rows = rank_hybrid(rows.values(), min_score=query.min_score, k=query.k, mode=query.mode)
+        return [(int(c.key), c.cosine) for c in ranked_rows]
+
+    def _nearest_live(self, conn: sqlite3.Connection, key: IndexKey, vector: np.ndarray, query: VectorQuery,
+                      pool: int) -> dict[int, Candidate]:
+        """The `pool` nearest rows still eligible (unexpired, of the domain): ask the index for
+        more while expired or other-domain rows crowd its answer."""
+        want = pool
+        rows: dict[int, Candidate] = {}
+        while True:
+            ids = self._vectors.nearest(conn, key, vector, want)
+            rows.update(self._rows(conn, key, [i for i in ids if i not in rows], vector, query))
+            live = [i for i in ids if i in rows]
+            if len(live) >= pool or len(ids) < want:
+                return {i: rows[i] for i in live[:pool]}
+            want *= 4
+
+    def _rows(self, conn: sqlite3.Connection, key: IndexKey, ids: Sequence[int], vector: np.ndarray,
+              query: VectorQuery) -> dict[int, Candidate]:
+        """Candidates for those row ids that belong to the namespace and model and are live."""
+        found: dict[int, Candidate] = {}
+        where, params = key.where()
+        now = query.now.timestamp()
+        for start in range(0, len(ids), 500):
+            chunk = list(ids[start:start + 500])
+            rows = conn.execute(
+                f"SELECT id, vector, {self._spec.attributes} FROM {self._spec.table} "
+                f"WHERE id IN ({', '.join('?' * len(chunk))}) AND {where}", (*chunk, *params)).fetchall()
+            for row_id, blob, expires, preferred, recency, label in rows:
+                if (expires is not None and expires <= now) or (query.domain is not None and label != query.domain):
+                    continue
+                stored = np.frombuffer(blob, dtype=np.float32)
+                if stored.shape != vector.shape:
+                    raise MemoryBackendError(f"query vector has {vector.size} dimensions but {key.model!r} "
+                                             f"vectors are stored with {stored.size}")
+                found[int(row_id)] = Candidate(key=int(row_id), cosine=float(np.dot(stored, vector)),
+                                               preferred=bool(preferred), recency=float(recency or 0.0))
+        return found
 
     @staticmethod
-    def _candidate(matrix: _Matrix, index: int, cosines: np.ndarray) -> Candidate:
-        return Candidate(
-            key=index,
-            cosine=float(cosines[index]),
-            preferred=bool(matrix.preferred[index]),
-            recency=float(matrix.recency[index]),
-        )
+    def _quoted(tokens: Sequence[str]) -> str:
+        return " OR ".join('"' + token + '"' for token in tokens)  # plain words: quoting is safe
 
-    @staticmethod
-    def _match(scope: str, terms: list[str], idents: set[str]) -> str | None:
-        """An FTS5 query confined to the scope token; terms are plain words, so quoting is safe."""
-        def any_of(tokens: list[str]) -> str:
-            return " OR ".join('"' + token + '"' for token in tokens)
-
-        clauses = [f"body : ({any_of(terms)})"] if terms else []
-        clauses += [f"idents : ({any_of(sorted(idents))})"] if idents else []
-        return f'scope : "{scope}" AND ({" OR ".join(clauses)})' if clauses else None
+    def _match(self, scope: str | None, terms: list[str], idents: set[str]) -> str | None:
+        """An FTS5 query (confined to the scope token when given)."""
+        clauses = [f"body : ({self._quoted(terms)})"] if terms else []
+        clauses += [f"idents : ({self._quoted(sorted(idents))})"] if idents else []
+        if not clauses:
+            return None
+        either = " OR ".join(clauses)
+        return f'scope : "{scope}" AND ({either})' if scope else either
 
     def _ranked(self, conn: sqlite3.Connection, match: str | None, limit: int) -> list[tuple[int, float]]:
+        """The lexical retriever alone (mode "lexical"): FTS5 BM25 over the namespace."""
         if match is None:
             return []
         fts = self._spec.fts
         weights = ", ".join(str(w) for w in LEXICAL_WEIGHTS)
         rows = conn.execute(
             f"SELECT rowid, -bm25({fts}, {weights}) FROM {fts} WHERE {fts} MATCH ? "
-            f"ORDER BY bm25({fts}, {weights}) LIMIT ?",
-            (match, limit),
-        ).fetchall()
+            f"ORDER BY bm25({fts}, {weights}) LIMIT ?", (match, limit)).fetchall()
         return [(int(r[0]), float(r[1])) for r in rows]
 
-    def _sharing_identifiers(
-        self, conn: sqlite3.Connection, scope: str, idents: set[str], limit: int
-    ) -> set[int]:
+    def _sharing_identifiers(self, conn: sqlite3.Connection, scope: str, idents: set[str], limit: int) -> set[int]:
         """Rows sharing the query's identifiers: the newest `limit` holding all of them, and the
         newest `limit` holding each one. Newest-first stops early in FTS5 (rowid order), where
         ranking every holder of a common name by BM25 would not."""
@@ -200,38 +185,64 @@ class HybridIndex:
         for group in groups:
             match = f'scope : "{scope}" AND ' + " AND ".join(f'idents : "{ident}"' for ident in group)
             rows.update(r[0] for r in conn.execute(
-                f"SELECT rowid FROM {fts} WHERE {fts} MATCH ? ORDER BY rowid DESC LIMIT ?", (match, limit)
-            ))
+                f"SELECT rowid FROM {fts} WHERE {fts} MATCH ? ORDER BY rowid DESC LIMIT ?", (match, limit)))
         return rows
 
-    def _score_lexically(
-        self, conn: sqlite3.Connection, matrix: _Matrix, candidates: dict[int, Candidate], text: str,
-        query_idents: set[str],
-    ) -> None:
-        """BM25 of the candidates, with document frequencies taken over the candidate pool: they
-        re-rank what the vectors and identifiers found, and stay cheap at any namespace size
-        (FTS5 counts a term's documents by walking its whole posting list)."""
-        terms = lexical_terms(text)
-        ident_terms = sorted(query_idents)
-        if not candidates or not (terms or ident_terms):
+    def _rare_names(self, conn: sqlite3.Connection, scope: str, key: IndexKey, names: set[str]) -> set[str]:
+        """The tentative names (sentence-initial capitalised words) that identify something here:
+        held as an identifier by few rows of the namespace (`memory.retrieval.rare_name_limit`)."""
+        fts = self._spec.fts
+        limit = rare_name_limit(self._vectors.size(conn, key))
+        kept = set()
+        for name in sorted(names):
+            held = conn.execute(f"SELECT count(*) FROM (SELECT 1 FROM {fts} WHERE {fts} MATCH ? LIMIT ?)",
+                                (f'scope : "{scope}" AND idents : "{name}"', limit + 1)).fetchone()[0]
+            if 0 < held <= limit:
+                kept.add(name)
+        return kept
+
+    def _rare_term_rows(self, conn: sqlite3.Connection, scope: str, terms: list[str]) -> set[int]:
+        """Every row holding a query word that at most RARE_TERM_ROWS rows of the namespace hold:
+        what a BM25 ranking of the whole namespace puts first (a rare word weighs most), found
+        without ranking the namespace."""
+        fts = self._spec.fts
+        rows: set[int] = set()
+        for term in sorted(terms, key=len, reverse=True)[:MAX_RARE_TERMS]:
+            found = [r[0] for r in conn.execute(
+                f"SELECT rowid FROM {fts} WHERE {fts} MATCH ? ORDER BY rowid DESC LIMIT ?",
+                (f'scope : "{scope}" AND body : "{term}"', RARE_TERM_ROWS + 1))]
+            if len(found) <= RARE_TERM_ROWS:
+                rows.update(found)
+        return rows
+
+    def _score_lexically(self, conn: sqlite3.Connection, rows: dict[int, Candidate], terms: list[str],
+                         query_idents: set[str]) -> None:
+        """FTS5 BM25 of the candidates against the query, with term statistics over the candidate
+        pool (an in-memory FTS5 table of this connection): they re-rank what the vectors, the
+        identifiers and the rare words found, and stay cheap at any namespace size."""
+        match = self._match(None, terms, query_idents)
+        if not rows or match is None:
             return
         fts = self._spec.fts
-        by_row = {int(matrix.ids[index]): candidate for index, candidate in candidates.items()}
-        rows = conn.execute(
-            f"SELECT rowid, body, idents FROM {fts} WHERE rowid IN ({', '.join('?' * len(by_row))})", list(by_row)
-        ).fetchall()
-        bodies = [words(r[1]) for r in rows]
-        idents = [r[2].split() for r in rows]
-        doc_freq: Counter[str] = Counter()
-        for tokens in (*bodies, *idents):
-            doc_freq.update(set(tokens))
-        body_scores = bm25(bodies, terms, doc_freq, len(rows))
-        ident_scores = bm25(idents, ident_terms, doc_freq, len(rows))
-        for (row_id, _, _), held, body, ident in zip(rows, idents, body_scores, ident_scores, strict=True):
-            candidate = by_row[int(row_id)]
-            relevance = LEXICAL_WEIGHTS[1] * body + LEXICAL_WEIGHTS[2] * ident
-            candidate.lexical = relevance if relevance > 0 else None
-            candidate.identifier_hits = len(query_idents & set(held))
+        conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.lexical_pool USING fts5 (body, idents)")
+        # filled and scored inside a savepoint that is rolled back: the pool never reaches a segment
+        conn.execute("SAVEPOINT lexical_pool")
+        try:
+            ids = list(rows)
+            for start in range(0, len(ids), 500):
+                chunk = ids[start:start + 500]
+                conn.execute(f"INSERT INTO temp.lexical_pool (rowid, body, idents) SELECT rowid, body, idents "
+                             f"FROM main.{fts} WHERE rowid IN ({', '.join('?' * len(chunk))})", chunk)
+            weights = ", ".join(str(w) for w in LEXICAL_WEIGHTS[1:])
+            scored = conn.execute(f"SELECT rowid, -bm25(lexical_pool, {weights}), idents FROM temp.lexical_pool "
+                                  "WHERE lexical_pool MATCH ?", (match,)).fetchall()
+        finally:
+            conn.execute("ROLLBACK TO lexical_pool")
+            conn.execute("RELEASE lexical_pool")
+        for row_id, relevance, held in scored:
+            candidate = rows[int(row_id)]
+            candidate.lexical = relevance if relevance > 0 and math.isfinite(relevance) else None
+            candidate.identifier_hits = len(query_idents & set(held.split()))
 
 
 def index_text(conn: sqlite3.Connection, fts: str, row_id: int, scope: str, text: str) -> None:

@@ -6,7 +6,8 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from memory.backends.sqlite.schema import Database, scope_token
-from memory.backends.sqlite.search import HybridIndex, TableSpec, as_blob, index_text
+from memory.backends.sqlite.search import HybridIndex, TableSpec, VectorSource, as_blob, index_text
+from memory.backends.sqlite.vectors import IndexKey
 from memory.errors import UnknownRecordError
 from memory.records import Episode, Fact, Namespace, Outcome, Scored
 from memory.stores import VectorQuery
@@ -24,16 +25,17 @@ __all__ = ["SqliteConfirmationLog", "SqliteEpisodeStore", "SqliteFactStore"]
 
 
 class SqliteEpisodeStore:
-    _SPEC = TableSpec(
-        table="episodes",
-        fts="episodes_fts",
-        rows_sql="SELECT id, vector, expires_at, outcome = 'COMPLETED', created_at, NULL FROM episodes "
-        "WHERE tenant = ? AND agent = ? AND model = ? AND id > ? ORDER BY id",
-    )
+    _SPEC = TableSpec(table="episodes", fts="episodes_fts",
+                      attributes="expires_at, outcome = 'COMPLETED', created_at, NULL")
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, vectors: VectorSource) -> None:
         self._db = db
-        self._index = HybridIndex(db, self._SPEC)
+        self._vectors = vectors
+        self._index = HybridIndex(db, self._SPEC, vectors)
+
+    @staticmethod
+    def _key(ns: Namespace, model: str) -> IndexKey:
+        return IndexKey("episodes", ns.tenant, ns.agent, model)
 
     @staticmethod
     def _scope(ns: Namespace) -> str:
@@ -52,7 +54,8 @@ class SqliteEpisodeStore:
             if cursor.rowcount == 0:
                 return False
             index_text(conn, "episodes_fts", int(cursor.lastrowid or 0), self._scope(ns), episode.embedding_text())
-            return True
+        self._vectors.after_write(self._key(ns, episode.embedding_model))
+        return True
 
     def get(self, ns: Namespace, run_id: str) -> Episode | None:
         with self._db.read() as conn:
@@ -63,7 +66,7 @@ class SqliteEpisodeStore:
         return Episode.model_validate_json(row[0]) if row else None
 
     def search(self, ns: Namespace, query: VectorQuery) -> list[Scored[Episode]]:
-        hits = self._index.search(self._scope(ns), (ns.tenant, ns.agent), query)
+        hits = self._index.search(self._scope(ns), self._key(ns, query.embedding_model), query)
         return [Scored[Episode](item=episode, score=score) for episode, score in self._load(ns, hits)]
 
     def _load(self, ns: Namespace, hits: list[tuple[int, float]]) -> list[tuple[Episode, float]]:
@@ -119,16 +122,16 @@ class SqliteEpisodeStore:
 class SqliteFactStore:
     """Facts are tenant-wide: `ns.agent` is ignored, every agent of the tenant shares them."""
 
-    _SPEC = TableSpec(
-        table="facts",
-        fts="facts_fts",
-        rows_sql="SELECT id, vector, NULL, 0, updated_at, domain FROM facts "
-        "WHERE tenant = ? AND model = ? AND id > ? ORDER BY id",
-    )
+    _SPEC = TableSpec(table="facts", fts="facts_fts", attributes="NULL, 0, updated_at, domain")
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, vectors: VectorSource) -> None:
         self._db = db
-        self._index = HybridIndex(db, self._SPEC)
+        self._vectors = vectors
+        self._index = HybridIndex(db, self._SPEC, vectors)
+
+    @staticmethod
+    def _key(ns: Namespace, model: str) -> IndexKey:
+        return IndexKey("facts", ns.tenant, "", model)
 
     @staticmethod
     def _scope(ns: Namespace) -> str:
@@ -151,6 +154,7 @@ class SqliteFactStore:
                  fact.model_dump_json()),
             )
             index_text(conn, "facts_fts", int(cursor.lastrowid or 0), self._scope(ns), fact.text)
+        self._vectors.after_write(self._key(ns, fact.embedding_model))
 
     def get(self, ns: Namespace, fact_id: str) -> Fact | None:
         with self._db.read() as conn:
@@ -160,7 +164,7 @@ class SqliteFactStore:
         return Fact.model_validate_json(row[0]) if row else None
 
     def search(self, ns: Namespace, query: VectorQuery) -> list[Scored[Fact]]:
-        hits = self._index.search(self._scope(ns), (ns.tenant,), query)
+        hits = self._index.search(self._scope(ns), self._key(ns, query.embedding_model), query)
         if not hits:
             return []
         ids = [row_id for row_id, _ in hits]
