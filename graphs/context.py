@@ -237,11 +237,30 @@ def resources(run: RunScope) -> Resources:
     extractor = chat("extraction", services.extraction_model or settings.extraction_model)
     if not run.use_memory:
         return Resources(reviewer, compressor, extractor, None, None)
-    embeddings = _cached("embeddings", services.embeddings or settings.embeddings, load_embeddings)
+    embeddings = _memo(_cached("embeddings", services.embeddings or settings.embeddings, load_embeddings))
     memory = open_memory_for(run)
     scrubber = _cached("scrubber", services.pii_scrubber or settings.pii_scrubber,
                        lambda spec: load_scrubber(spec, region=settings.bedrock_region))
     return Resources(reviewer, compressor, extractor, embeddings, memory, scrubber)
+
+
+_memos: dict[int, Any] = {}
+
+
+def _memo(embeddings: Embeddings) -> Embeddings:
+    """The embeddings behind a `QueryMemo` (one per model instance): the tiers of one bootstrap
+    search with the same task text, which is then embedded once."""
+    from memory.embeddings import QueryMemo
+
+    if isinstance(embeddings, QueryMemo):
+        return embeddings
+    with _lock:
+        memo = _memos.get(id(embeddings))
+        if memo is None or memo.inner is not embeddings:
+            memo = _memos[id(embeddings)] = QueryMemo(embeddings)
+            while len(_memos) > 16:
+                _memos.pop(next(iter(_memos)))
+        return memo
 
 
 def open_memory_for(run: RunScope) -> Any:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import threading
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -103,6 +104,48 @@ def load_embeddings(spec: str | Embeddings) -> Embeddings:
             raise MemoryConfigError(f"hash embeddings take a dimension, e.g. 'hash:256', not {spec!r}")
         return HashEmbeddings(int(arg) if arg else 256)
     raise MemoryConfigError(f"unknown embeddings {spec!r}: use 'wordllama', 'wordllama:<config>', 'hash' or 'hash:<dim>'")
+
+
+class QueryMemo(Embeddings):
+    """Embeddings that embed each recent query text once, however many tiers ask for it.
+
+    The bootstrap's episodic and semantic reads search with the same task text, concurrently:
+    the first caller embeds it, a concurrent caller waits for that result instead of embedding
+    it again. Documents pass straight through. `model_name` is the wrapped model's name, so
+    stored vectors record the same model either way.
+    """
+
+    def __init__(self, inner: Embeddings, size: int = 32) -> None:
+        self.inner = inner
+        self.model_name = model_name_of(inner)
+        self._size = size
+        self._done: dict[str, list[float]] = {}
+        self._pending: dict[str, threading.Event] = {}
+        self._lock = threading.Lock()
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return self.inner.embed_documents(texts)
+
+    def embed_query(self, text: str) -> list[float]:
+        while True:
+            with self._lock:
+                if text in self._done:
+                    return list(self._done[text])
+                waiting = self._pending.get(text)
+                if waiting is None:
+                    self._pending[text] = threading.Event()
+                    break
+            waiting.wait()  # another thread is embedding it; if it failed, try ourselves
+        try:
+            vector = self.inner.embed_query(text)
+            with self._lock:
+                self._done[text] = list(vector)
+                while len(self._done) > self._size:
+                    self._done.pop(next(iter(self._done)))
+            return list(vector)
+        finally:
+            with self._lock:
+                self._pending.pop(text).set()
 
 
 def model_name_of(embeddings: Embeddings) -> str:

@@ -125,3 +125,24 @@ def _contract():
     from tools.contract import load_contract
 
     return load_contract(CONTRACT, max_bytes=10_000_000).model_dump()
+
+
+def test_bootstrap_embeds_the_task_once_for_both_searching_tiers(settings):
+    from memory.embeddings import HashEmbeddings
+
+    calls: list[str] = []
+
+    class Counting(HashEmbeddings):
+        def embed_query(self, text):
+            calls.append(text)
+            time.sleep(0.05)  # both tier reads are in flight while the first embeds
+            return super().embed_query(text)
+
+    with open_checkpointer(settings) as saver:
+        reviewer = Reviewer(settings, saver, embeddings=Counting())
+        for _namespace, update in reviewer.graph.stream(
+                {"contract": _contract(), "run_id": "e1"}, {"configurable": {"thread_id": "e1"}},
+                context=reviewer.context, stream_mode="updates", subgraphs=True):
+            if "build_memory_block" in update:
+                break
+    assert len(calls) == 1  # the episodic and the semantic read share one embedding of the task
