@@ -23,7 +23,7 @@ from graphs.context import ReviewContext, RunScope, run_scope
 from graphs.state import add_usage, call_usage
 from memory import episodic, procedural, semantic
 from memory.block import FindingsView, format_memory_block, new_nonce
-from memory.embeddings import calibrated_thresholds, model_name_of
+from memory.embeddings import calibrated_thresholds, calibrated_vector_alone, model_name_of
 from memory.pii import scrub_artifacts
 from memory.records import Episode, Fact, Outcome, Procedure, RunArtifacts, Scored
 from memory.telemetry import Hit, Tier, record_retrieval
@@ -48,6 +48,14 @@ def _thresholds(ctx: RunScope, embeddings: Any) -> tuple[float, float]:
     return episode_min, fact_min
 
 
+def _vector_alone(ctx: RunScope, embeddings: Any) -> float | None:
+    """The calibrated cosine that passes an episode search alone; None when the episode
+    threshold is set by hand (an uncalibrated model keeps the seed's single threshold)."""
+    if ctx.config.episode_min_score is not None:
+        return None
+    return calibrated_vector_alone(model_name_of(embeddings))
+
+
 # ---------------------------------------------------------------- read path (bootstrap)
 
 
@@ -67,6 +75,7 @@ def episodic_read(state: dict, runtime: Runtime[ReviewContext]) -> dict:
     found = episodic.recall(
         res.memory.episodes, res.embeddings, ctx.namespace, state["task"],
         k=ctx.config.episode_top_k, min_score=episode_min, now=now(ctx),
+        vector_alone=_vector_alone(ctx, res.embeddings),
     )
     _record(ctx, res.memory, state, "episodic", [Hit(id=s.item.run_id, score=s.score) for s in found], started)
     return {"episodes": [s.model_dump(mode="json") for s in found]}

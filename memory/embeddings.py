@@ -30,6 +30,15 @@ _THRESHOLDS: dict[str, tuple[float, float]] = {
 }
 
 
+# The episode cosine at which the vector retriever alone is trusted (below it, down to episode_min,
+# a hybrid search also wants lexical agreement: memory.retrieval). Chosen by rule on the
+# calibration set: the lowest 0.05 grid value that passes no related and no unrelated task pair.
+# Models not listed trust their episode_min alone, as before (the reference design's 0.75 for Titan).
+_VECTOR_ALONE: dict[str, float] = {
+    "wordllama-l2-supercat-256": 0.40,
+}
+
+
 class WordLlamaEmbeddings(Embeddings):
     """LangChain embeddings over the 256-dim WordLlama model shipped in the wheel (no network)."""
 
@@ -170,3 +179,9 @@ def calibrated_thresholds(model_name: str) -> tuple[float, float]:
             f"no calibrated similarity thresholds for embedding model {model_name!r} (known: {known}); "
             "set the episode and fact minimum scores explicitly, calibrated as in docs/CALIBRATION.md"
         ) from None
+
+
+def calibrated_vector_alone(model_name: str) -> float | None:
+    """The episode cosine a result needs to pass a hybrid search without lexical agreement, or
+    None where the model's `episode_min` is trusted alone (docs/CALIBRATION.md)."""
+    return _VECTOR_ALONE.get(model_name)

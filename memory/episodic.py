@@ -26,8 +26,10 @@ def recall(
     k: int,
     min_score: float,
     now: datetime,
+    vector_alone: float | None = None,
 ) -> list[Scored[Episode]]:
-    """Up to `k` past episodes similar to `task_text`, most similar first."""
+    """Up to `k` past episodes similar to `task_text`, most similar first. `vector_alone`: the
+    cosine that passes without lexical evidence (`memory.embeddings.calibrated_vector_alone`)."""
     if k <= 0 or not task_text.strip():
         return []
     query = VectorQuery(
@@ -37,6 +39,7 @@ def recall(
         k=k,
         min_score=min_score,
         now=now,
+        vector_alone=vector_alone,
     )
     return store.search(ns, query)
 

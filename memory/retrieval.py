@@ -3,20 +3,26 @@
 A backend finds candidates two ways, by vector cosine (same embedding model only) and by a
 lexical BM25 match, then calls `rank_hybrid`. The rules, in one place:
 
-* Eligibility (hybrid): a candidate is returned only if its cosine is >= `min_score`, OR it is a
-  strong lexical match: it shares an *identifier* with the query. Identifiers are what
-  embeddings blur and people search by: clause numbers ("7.3"), amounts ("$2M" == "2,000,000" ==
+* Eligibility (hybrid): a candidate is returned if the evidence for it is specific: it shares an
+  *identifier* with the query; or the query names nothing (no identifier) and the candidate holds
+  a *distinctive* query word (a word, not a figure, that few memories of the namespace hold: so
+  "reagents" but not "contract"; see `distinctive_words`); or its cosine alone reaches the
+  model's calibrated `vector_alone` bar (docs/CALIBRATION.md). A query that names something
+  (a party, a clause number, an amount) asks for that thing: a rare word shared by a memory that
+  lacks it is no evidence. A model without a `vector_alone` bar keeps the seed's rule: cosine >=
+  `min_score` passes. Cosines between short task texts overlap between right and wrong answers,
+  so a mid cosine alone is not evidence (measured on queries with no right answer: `bench retrieval`).
+  Identifiers are what embeddings blur and people search by: clause numbers ("7.3"), amounts ("$2M" == "2,000,000" ==
   "2 million dollars" == "two million USD"; "640k euros"), codes with capitals and digits
-  ("PO-4471"), and names (capitalised words, e.g. "Acme"). Plain shared words never bypass the
-  threshold.
+  ("PO-4471"), and names (capitalised words, e.g. "Acme").
 * Names at the start of a query sentence are ambiguous ("Brightwater sent an amendment" names
   Brightwater; "Review the deal" names nothing). `query_identifiers` returns them apart, as
   *tentative*; the backend keeps a tentative name only if it identifies something in the
   namespace: held as an identifier by at most `rare_name_limit(size)` rows. A word every stored
   summary starts with ("Review") is held by most rows and so never counts.
 * Ranking: reciprocal rank fusion (RRF, k=60) of up to three rankings of the eligible
-  candidates: by cosine, by BM25, and by the number of query identifiers shared (only those
-  sharing any). Equal scores share a rank, so identical candidates fuse to equal scores; ties
+  candidates, each holding what that retriever retrieves: by cosine (those >= `min_score`), by
+  BM25 (lexical matches), and by the number of query identifiers shared (those sharing any). Equal scores share a rank, so identical candidates fuse to equal scores; ties
   then prefer `preferred` (COMPLETED episodes), then higher cosine, then newer.
 * The score reported to callers is always the cosine similarity, never the fused score.
 
@@ -70,7 +76,7 @@ _NAME = re.compile(r"\b[A-Z][A-Za-z&'’]*[a-z][A-Za-z&'’]*\b|\b[A-Z]{2,}\b")
 _SENTENCE_BREAK = re.compile(r"(?:^|[.!?:;\n]|^\s*[-*]|\n\s*[-*])\s*$")
 _WORD = re.compile(r"[^\W_]+")  # like FTS5 unicode61: "_" separates words
 _CURRENCIES = frozenset({"usd", "eur", "gbp", "chf", "jpy"})
-RARE_NAME_ROWS = 50  # a tentative name held by more rows than this names nothing in particular
+RARE_NAME_ROWS = 50  # a tentative name (or a distinctive word) held by more rows names nothing in particular
 RARE_NAME_SHARE = 0.1  # ... nor one held by more than this share of a small namespace
 
 
@@ -139,7 +145,8 @@ def query_identifiers(text: str) -> tuple[set[str], set[str]]:
 
 
 def rare_name_limit(namespace_size: int) -> int:
-    """How many rows of a namespace may hold a tentative name for it to count as an identifier."""
+    """How many rows of a namespace may hold a tentative name (or a word) for it to count as
+    identifying (distinctive)."""
     return max(1, min(RARE_NAME_ROWS, int(RARE_NAME_SHARE * namespace_size)))
 
 
@@ -185,12 +192,37 @@ class Candidate:
     lexical: float | None = None  # BM25 relevance, higher is better; None = no lexical match
     identifier_hits: int = 0  # how many of the query's identifiers this record contains
     identifier_match: bool = False  # shorthand for backends that only know "some": counts as one hit
+    distinctive: bool = False  # holds a query word few candidates hold (see `distinctive_words`)
     preferred: bool = False  # e.g. a COMPLETED episode: wins ties
     recency: float = 0.0  # e.g. created_at as a timestamp: newer wins remaining ties
 
     def __post_init__(self) -> None:
         if self.identifier_match and not self.identifier_hits:
             self.identifier_hits = 1
+
+
+def content_words(terms: Iterable[str]) -> list[str]:
+    """Query words that may be distinctive: not figures (numbers are identifiers' business: "58"
+    of "58.7" is no word)."""
+    return [term for term in terms if not any(ch.isdigit() for ch in term)]
+
+
+def distinctive_words(terms: Iterable[str], holders: Mapping[str, int], population: int) -> set[str]:
+    """The query's content words held by at least one and at most `rare_name_limit(population)`
+    of `population` rows (the namespace where a backend can count it, else the candidate pool)."""
+    limit = rare_name_limit(population)
+    return {term for term in content_words(terms) if 0 < holders.get(term, 0) <= limit}
+
+
+def mark_distinctive(candidates: Sequence[Candidate], bodies: Sequence[Iterable[str]], terms: Iterable[str]) -> None:
+    """Set `Candidate.distinctive` counting holders over the candidate pool itself (backends that
+    cannot count a word's holders in the whole namespace)."""
+    wanted = set(terms)
+    held = [wanted & set(body) for body in bodies]
+    counts = Counter(term for words_held in held for term in words_held)
+    distinctive = distinctive_words(wanted, counts, len(candidates))
+    for candidate, words_held in zip(candidates, held, strict=True):
+        candidate.distinctive = bool(words_held & distinctive)
 
 
 def _ranks(scores: Sequence[float]) -> list[int]:
@@ -202,8 +234,18 @@ def _ranks(scores: Sequence[float]) -> list[int]:
     return ranks
 
 
+def passes_gate(candidate: Candidate, min_score: float, vector_alone: float | None, *, query_names: bool) -> bool:
+    """The hybrid gate (this module's docstring). `query_names`: the query has identifiers."""
+    if candidate.identifier_hits > 0:
+        return True
+    if vector_alone is None:  # the seed's rule
+        return candidate.cosine >= min_score
+    return candidate.cosine >= max(min_score, vector_alone) or (candidate.distinctive and not query_names)
+
+
 def rank_hybrid(
-    candidates: Iterable[Candidate], *, min_score: float, k: int, mode: Mode = "hybrid"
+    candidates: Iterable[Candidate], *, min_score: float, k: int, mode: Mode = "hybrid",
+    vector_alone: float | None = None, query_names: bool = False,
 ) -> list[Candidate]:
     """The `k` best eligible candidates under the rules in this module's docstring."""
     pool = list(candidates)
@@ -217,16 +259,16 @@ def rank_hybrid(
         return eligible[:k]
     if mode != "hybrid":
         raise ValueError(f"unknown retrieval mode {mode!r}")
-    eligible = [c for c in pool if c.cosine >= min_score or c.identifier_hits > 0]
-    fused: dict[int, float] = {id(c): 0.0 for c in eligible}
-    rankings = [
-        [(c, c.cosine) for c in eligible],
-        [(c, c.lexical) for c in eligible if c.lexical is not None],
-        [(c, float(c.identifier_hits)) for c in eligible if c.identifier_hits > 0],
+    passed = [c for c in pool if passes_gate(c, min_score, vector_alone, query_names=query_names)]
+    fused: dict[int, float] = {id(c): 0.0 for c in passed}
+    rankings = [  # each retriever ranks what it retrieves (standard RRF): the vector one, cosine >= min_score
+        [(c, c.cosine) for c in passed if c.cosine >= min_score],
+        [(c, c.lexical) for c in passed if c.lexical is not None],
+        [(c, float(c.identifier_hits)) for c in passed if c.identifier_hits > 0],
     ]
     for ranking in rankings:
         ranking.sort(key=lambda pair: -pair[1])
         for (c, _), rank in zip(ranking, _ranks([score for _, score in ranking]), strict=True):
             fused[id(c)] += 1.0 / (RRF_K + rank)
-    eligible.sort(key=lambda c: (-round(fused[id(c)], 9), not c.preferred, -c.cosine, -c.recency))
-    return eligible[:k]
+    passed.sort(key=lambda c: (-round(fused[id(c)], 9), not c.preferred, -c.cosine, -c.recency))
+    return passed[:k]

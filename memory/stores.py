@@ -29,6 +29,8 @@ class VectorQuery(BaseModel):
     now: datetime
     domain: str | None = None  # facts only: keep this domain
     mode: Literal["hybrid", "vector", "lexical"] = "hybrid"  # the last two measure what fusion adds
+    # hybrid: the cosine that passes without lexical agreement (memory.retrieval; None = min_score)
+    vector_alone: float | None = None
 
 
 @runtime_checkable

@@ -83,19 +83,27 @@ def test_reference_method_only_sees_the_hundred_newest(tmp_path):
     assert text
 
 
-def test_retrieval_uses_at_least_100_labelled_queries_in_three_modes(tmp_path):
-    from bench.retrieval_set import EPISODES, QUERIES
+def test_retrieval_has_no_answer_queries_a_held_back_half_and_three_retrievers(tmp_path):
+    from bench.retrieval_queries import absent_values_check, all_queries, split
 
-    assert len(QUERIES) >= 100 and all(expected in EPISODES for _, expected, _ in QUERIES)
-    assert {kind for *_, kind in QUERIES} == {"paraphrase", "clause", "party", "amount"}
+    queries = all_queries()
+    assert len(queries) >= 300 and {q.kind for q in queries} == {"party", "subject", "clause", "amount"}
+    assert absent_values_check() == []  # no-answer values appear nowhere in what the benchmark stores
+    tuning, held_back = split(queries)
+    for half in (tuning, held_back):
+        assert sum(not q.answerable for q in half) >= 0.25 * len(half)
+    assert not {q.text for q in tuning} & {q.text for q in held_back}
     out = tmp_path / "results"
     assert main(["bench", "retrieval", "--size", "tiny", "--out", str(out), "--data", str(tmp_path / "d")]) == 0
     doc = _json(out, "retrieval")
-    assert doc["queries"] == len(QUERIES)
-    assert set(doc["modes"]) == {"vector", "lexical", "hybrid"}
-    for mode in doc["modes"].values():
-        assert 0 <= mode["mrr"] <= mode["recall_at_3"] <= 1
-    assert doc["modes"]["hybrid"]["by_kind"]["clause"]["recall_at_3"] > doc["modes"]["vector"]["by_kind"]["clause"]["recall_at_3"]
+    assert doc["queries"] == len(queries) and doc["no_answer_share"] >= 0.25
+    for half in ("tuning", "held_back"):
+        assert set(doc["halves"][half]) == {"vector", "lexical", "hybrid"}
+        for mode in doc["halves"][half].values():
+            assert 0 <= mode["mrr"] <= mode["recall_at_3"] <= 1 and 0 <= mode["irrelevant_served"] <= 1
+    held = doc["halves"]["held_back"]
+    assert held["hybrid"]["by_kind"]["clause"]["recall_at_3"] > held["vector"]["by_kind"]["clause"]["recall_at_3"]
+    assert held["hybrid"]["irrelevant_served"] < held["vector"]["irrelevant_served"]
 
 
 def test_compression_keeps_findings_and_tool_pairs_over_a_long_run(tmp_path):

@@ -57,3 +57,35 @@ def test_hash_thresholds_reject_every_unrelated_pair():
 def test_an_uncalibrated_model_is_refused_with_the_fix():
     with pytest.raises(MemoryConfigError, match="set the episode and fact minimum scores explicitly"):
         calibrated_thresholds("some-new-model")
+
+
+def test_wordllama_vector_alone_bar_follows_its_rule():
+    """`vector_alone`: the lowest 0.05 grid value at which (a) no related or unrelated calibration
+    pair passes, and (b) no query of the retrieval benchmark's tuning half that has no right answer
+    finds a stored episode on cosine alone (docs/CALIBRATION.md)."""
+    from datetime import UTC, datetime
+
+    from bench.retrieval import _seed
+    from bench.retrieval_queries import all_queries, split
+    from memory.backends.sqlite import SqliteMemory
+    from memory.embeddings import calibrated_vector_alone
+
+    embeddings = load_embeddings("wordllama")
+    tasks = _cosines("wordllama", TASK_PAIRS, episodes=True)
+    worst_pair = max(tasks["related"].max(), tasks["unrelated"].max())
+    tuning, _ = split(all_queries())
+    no_answer = [q.text for q in tuning if not q.answerable]
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as folder, SqliteMemory(Path(folder) / "m.sqlite") as memory:
+        _seed(memory, embeddings, 300, datetime.now(UTC))
+        with memory.db.read() as conn:
+            stored = np.stack([np.frombuffer(blob, dtype=np.float32) for (blob,) in conn.execute(
+                "SELECT vector FROM episodes")])
+    worst_query = float((stored @ np.asarray(embeddings.embed_documents(no_answer), dtype=np.float32).T).max())
+    grid = np.round(np.arange(0.05, 1.0, 0.05), 2)
+    expected = float(grid[(grid > worst_pair) & (grid > worst_query)][0])
+    print(f"worst related/unrelated pair {worst_pair:.3f}, worst no-answer tuning query {worst_query:.3f} -> {expected}")
+    assert calibrated_vector_alone(embeddings.model_name) == expected
+    assert calibrated_vector_alone("hash-256") is None  # models without the bar keep min_score alone

@@ -15,7 +15,15 @@ from collections.abc import Sequence
 import numpy as np
 
 from memory.errors import MemoryBackendError
-from memory.retrieval import STOPWORDS, Candidate, identifiers, lexical_terms, rank_hybrid
+from memory.retrieval import (
+    STOPWORDS,
+    Candidate,
+    identifiers,
+    lexical_terms,
+    mark_distinctive,
+    rank_hybrid,
+    words,
+)
 from memory.stores import VectorQuery
 
 IDENTIFIER_WEIGHT = 4  # an identifier token is repeated this often in a document's token list
@@ -77,5 +85,7 @@ def rank_rows(
                 recency=float(recency[i]),
             )
         )
-    ranked = rank_hybrid(candidates, min_score=query.min_score, k=query.k, mode=query.mode)
+    mark_distinctive(candidates, [words(text) for text in texts], lexical_terms(query.text))
+    ranked = rank_hybrid(candidates, min_score=query.min_score, k=query.k, mode=query.mode,
+                         vector_alone=query.vector_alone, query_names=bool(query_idents))
     return [(int(c.key), c.cosine) for c in ranked]

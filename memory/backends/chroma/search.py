@@ -25,7 +25,15 @@ from typing import Any
 import numpy as np
 
 from memory.errors import MemoryBackendError
-from memory.retrieval import Candidate, bm25, identifiers, lexical_terms, rank_hybrid, words
+from memory.retrieval import (
+    Candidate,
+    bm25,
+    identifiers,
+    lexical_terms,
+    mark_distinctive,
+    rank_hybrid,
+    words,
+)
 from memory.stores import VectorQuery
 
 IDENT_PREFIX = "idt_"
@@ -173,7 +181,8 @@ def hybrid_search(
     if not rows:
         return []
     candidates = _candidates(rows, q, query, query_idents, preferred_key, recency_key)
-    ranked = rank_hybrid(candidates, min_score=query.min_score, k=query.k, mode=query.mode)
+    ranked = rank_hybrid(candidates, min_score=query.min_score, k=query.k, mode=query.mode,
+                         vector_alone=query.vector_alone, query_names=bool(query_idents))
     return [(rows[c.key], c.cosine) for c in ranked]
 
 
@@ -203,4 +212,5 @@ def _candidates(
             preferred=bool(row.metadata.get(preferred_key)) if preferred_key else False,
             recency=float(row.metadata.get(recency_key, 0.0)),
         ))
+    mark_distinctive(candidates, bodies, terms)
     return candidates

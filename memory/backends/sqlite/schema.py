@@ -21,6 +21,19 @@ from memory.errors import MemoryBackendError, MemoryConfigError
 BUSY_TIMEOUT_MS = 30_000
 
 
+FTS_TOKENIZER = "porter unicode61"  # also the tokenizer of the search's candidate-pool table
+
+
+def _restemmed(fts: str) -> tuple[str, ...]:
+    """Rebuild one FTS5 table with the stemming tokenizer, keeping its rows (migration 5)."""
+    return (
+        f"CREATE VIRTUAL TABLE {fts}_stemmed USING fts5 (scope, body, idents, tokenize = '{FTS_TOKENIZER}')",
+        f"INSERT INTO {fts}_stemmed (rowid, scope, body, idents) SELECT rowid, scope, body, idents FROM {fts}",
+        f"DROP TABLE {fts}",
+        f"ALTER TABLE {fts}_stemmed RENAME TO {fts}",
+    )
+
+
 def _vector_triggers(table: str, new_agent: str, old_agent: str) -> tuple[str, ...]:
     """Journal every vector a row gains or loses into `vector_log` (migration 4)."""
     insert = "INSERT INTO vector_log (kind, tenant, agent, model, row_id, op) VALUES"
@@ -116,6 +129,10 @@ MIGRATIONS: list[tuple[str, ...]] = [
             PRIMARY KEY (kind, tenant, agent, model)) WITHOUT ROWID""",
         *_vector_triggers("episodes", "NEW.agent", "OLD.agent"),
         *_vector_triggers("facts", "''", "''"),
+    ),
+    (  # 5: the full-text indexes stem English words ("lenses" finds "lens"), queries alike
+        *_restemmed("episodes_fts"),
+        *_restemmed("facts_fts"),
     ),
 ]
 

@@ -20,11 +20,12 @@ from typing import Protocol
 
 import numpy as np
 
-from memory.backends.sqlite.schema import Database
+from memory.backends.sqlite.schema import FTS_TOKENIZER, Database
 from memory.backends.sqlite.vectors import IndexKey, NeedsBuild, VectorIndexes
 from memory.errors import MemoryBackendError
 from memory.retrieval import (
     Candidate,
+    content_words,
     identifiers,
     lexical_terms,
     query_identifiers,
@@ -34,8 +35,7 @@ from memory.retrieval import (
 from memory.stores import VectorQuery
 
 LEXICAL_WEIGHTS = (0.0, 1.0, 4.0)  # bm25 weights of (scope, body, idents): identifiers count more
-RARE_TERM_ROWS = 50  # a query word held by at most this many rows of the namespace brings them all in
-MAX_RARE_TERMS = 4  # the longest query words are checked (each check is one FTS5 lookup)
+MAX_RARE_TERMS = 8  # the longest query words are checked for being distinctive (one FTS5 lookup each)
 
 
 def as_blob(vector: Sequence[float]) -> bytes:
@@ -108,10 +108,13 @@ class HybridIndex:
             rows = self._nearest_live(conn, key, vector, query, pool)
             if query.mode == "hybrid":
                 extra = self._sharing_identifiers(conn, scope, query_idents, pool)
-                extra |= self._rare_term_rows(conn, scope, terms)
-                rows.update(self._rows(conn, key, [i for i in extra if i not in rows], vector, query))
+                distinctive = self._distinctive_rows(conn, scope, key, terms)
+                rows.update(self._rows(conn, key, [i for i in extra | distinctive if i not in rows], vector, query))
+                for row_id in distinctive & rows.keys():
+                    rows[row_id].distinctive = True
                 self._score_lexically(conn, rows, terms, query_idents)
-        ranked_rows = rank_hybrid(rows.values(), min_score=query.min_score, k=query.k, mode=query.mode)
+        ranked_rows = rank_hybrid(rows.values(), min_score=query.min_score, k=query.k, mode=query.mode,
+                                  vector_alone=query.vector_alone, query_names=bool(query_idents))
         return [(int(c.key), c.cosine) for c in ranked_rows]
 
     def _nearest_live(self, conn: sqlite3.Connection, key: IndexKey, vector: np.ndarray, query: VectorQuery,
@@ -201,17 +204,18 @@ class HybridIndex:
                 kept.add(name)
         return kept
 
-    def _rare_term_rows(self, conn: sqlite3.Connection, scope: str, terms: list[str]) -> set[int]:
-        """Every row holding a query word that at most RARE_TERM_ROWS rows of the namespace hold:
-        what a BM25 ranking of the whole namespace puts first (a rare word weighs most), found
-        without ranking the namespace."""
+    def _distinctive_rows(self, conn: sqlite3.Connection, scope: str, key: IndexKey, terms: list[str]) -> set[int]:
+        """Every row holding a distinctive query word: one held by few rows of the namespace
+        (`memory.retrieval.distinctive_words`). These are what a BM25 ranking of the whole
+        namespace puts first (a rare word weighs most), found without ranking the namespace."""
         fts = self._spec.fts
+        limit = rare_name_limit(self._vectors.size(conn, key))
         rows: set[int] = set()
-        for term in sorted(terms, key=len, reverse=True)[:MAX_RARE_TERMS]:
+        for term in sorted(content_words(terms), key=len, reverse=True)[:MAX_RARE_TERMS]:
             found = [r[0] for r in conn.execute(
                 f"SELECT rowid FROM {fts} WHERE {fts} MATCH ? ORDER BY rowid DESC LIMIT ?",
-                (f'scope : "{scope}" AND body : "{term}"', RARE_TERM_ROWS + 1))]
-            if len(found) <= RARE_TERM_ROWS:
+                (f'scope : "{scope}" AND body : "{term}"', limit + 1))]
+            if len(found) <= limit:
                 rows.update(found)
         return rows
 
@@ -224,7 +228,8 @@ class HybridIndex:
         if not rows or match is None:
             return
         fts = self._spec.fts
-        conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.lexical_pool USING fts5 (body, idents)")
+        conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.lexical_pool USING fts5 "
+                     f"(body, idents, tokenize = '{FTS_TOKENIZER}')")
         # filled and scored inside a savepoint that is rolled back: the pool never reaches a segment
         conn.execute("SAVEPOINT lexical_pool")
         try:
