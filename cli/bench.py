@@ -21,7 +21,8 @@ console = Console() if sys.stdout.isatty() else Console(width=150)
 Out = Annotated[Path, typer.Option("--out", help="results folder (JSON, PNG)")]
 Data = Annotated[Path | None, typer.Option(
     "--data", help="bench data folder, kept between runs (default: <CONTRACT_AGENT_HOME>/bench-data)")]
-Size = Annotated[str, typer.Option("--size", help="full (the published figures) | tiny (a smoke run)")]
+Size = Annotated[str, typer.Option(
+    "--size", help="full (the published figures) | tiny (a smoke run) | 1m (bootstrap only: 100k and 1M episodes)")]
 DEFAULT_OUT = Path("bench_results")
 
 
@@ -63,9 +64,11 @@ def bench_improvement(out: Out = DEFAULT_OUT, data: Data = None, size: Size = "f
 
 @bench_app.command("bootstrap")
 def bench_bootstrap(out: Out = DEFAULT_OUT, data: Data = None, size: Size = "full") -> None:
-    """Bootstrap latency at 1k / 10k / 100k episodes vs the 100-newest reference; cold start.
+    """Bootstrap latency at 1k / 10k / 100k episodes, through the vector index and by exact scan,
+    vs the 100-newest reference; ANN recall@10; cold start. `--size 1m` measures 100k and 1M
+    episodes (cold start at both) and prints how long building the data and the index took.
 
-    Example: contract-review bench bootstrap --data /tmp/bench-data
+    Example: contract-review bench bootstrap --size 1m --data /tmp/bench-data
     """
     _one("bootstrap", out, data, size)
 

@@ -1,7 +1,7 @@
 """Every memory backend the conformance suite runs against, by name.
 
 A factory opens a fresh backend whose data lives under the given empty folder. Backends that
-need services (moto, a local server) add their entries here, e.g. "aws-moto", "aws-server".
+need services (moto, a local server) add their entries here, e.g. "aws-moto+fake-queryvectors", "aws-server+fake-queryvectors".
 A backend that needs a server a session fixture starts names that fixture in `SERVER_FIXTURES`;
 its factory then takes the server too, and tests open backends with `open_backend`.
 """
@@ -54,12 +54,14 @@ def open_backend(request: Any, name: str, folder: Path) -> MemoryBackend:
     return FACTORIES[name](folder, request.getfixturevalue(fixture))
 
 try:  # the AWS backend is an optional extra: its entries appear when boto3 and moto are installed
-    from tests.aws.moto_support import moto_backend, server_backend
+    from tests.aws.moto_support import moto_backend, moto_partition_backend, server_backend
 except ImportError:
     pass
 else:
-    FACTORIES["aws-moto"] = moto_backend  # moto in-process (mock_aws)
-    FACTORIES["aws-server"] = server_backend  # moto over HTTP (ThreadedMotoServer on 127.0.0.1)
+    # moto in-process (mock_aws); S3 Vectors QueryVectors answered by bench.s3vectors_fake
+    FACTORIES["aws-moto+fake-queryvectors"] = moto_backend
+    FACTORIES["aws-server+fake-queryvectors"] = server_backend  # moto over HTTP (ThreadedMotoServer)
+    FACTORIES["aws-moto-partition-scan"] = moto_partition_backend  # no vector bucket
 
 try:  # chromadb is an optional extra ([chroma], also in [dev]): the entry appears when it is installed
     import chromadb  # noqa: F401

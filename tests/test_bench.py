@@ -53,8 +53,12 @@ def test_bootstrap_writes_latency_per_size_and_reference(tmp_path):
         for key in ("bootstrap", "episodic", "semantic", "procedural", "block", "reference"):
             assert size["latency_ms"][key]["n"] == 5 and size["latency_ms"][key]["p95"] > 0
         assert 0 <= size["target_found_at_3"]["reference"] <= 1
+        # the exact scan ran beside the index on the same file and queries
+        assert size["exact_scan"]["latency_ms"]["bootstrap"]["n"] == 5
+        assert 0.9 <= size["ann_recall_at_10"] <= 1  # tiny namespaces are searched exactly (the delta)
     assert doc["sizes"][-1]["target_found_at_3"]["full"] >= 0.8  # the query names its episode
-    assert set(doc["targets"]) >= {"p95_met", "growth_met", "growth"}
+    assert set(doc["targets"]) >= {"p95_ms", "ann_recall_met", "growth_met", "growth"}
+    assert all("cold_start" not in size for size in doc["sizes"])  # make bench: the startup benchmark's
     # one memory file per size, kept in the data folder for the next run
     state = json.loads((tmp_path / "data" / "bootstrap" / "episodes-120" / "fill.json").read_text())
     assert state["own"] == 120 and state["facts"] == 30
@@ -195,6 +199,7 @@ def test_percentiles_are_nearest_rank():
 
 def test_unknown_benchmark_or_size_is_a_usage_error(tmp_path, capsys):
     assert main(["bench", "retrieval", "--size", "huge", "--out", str(tmp_path)]) == 3
+    assert main(["bench", "retrieval", "--size", "1m", "--out", str(tmp_path)]) == 3  # 1m is bootstrap's only
     assert "unknown size" in capsys.readouterr().err
 
 

@@ -1,8 +1,10 @@
 """AWS backends for tests: moto in-process (`mock_aws`) and over HTTP (`ThreadedMotoServer`).
 
 Clients get explicit fake credentials, so no test reads the developer's AWS configuration or
-reaches AWS. Each backend gets its own table prefix and bucket, so tests never share data even
-on the one HTTP server that all server-backed tests reuse.
+reaches AWS. Each backend gets its own table prefix, bucket and vector bucket, so tests never
+share data even on the one HTTP server that all server-backed tests reuse. moto stores S3 Vectors
+but has no QueryVectors: the s3vectors client answers that call in process from moto's stored
+vectors (`bench.s3vectors_fake`), and the backends using it say so in their names.
 """
 
 from __future__ import annotations
@@ -54,18 +56,27 @@ def clients(endpoint_url: str | None = None) -> dict[str, Any]:
     """Clients made once per endpoint: moto 5 intercepts requests of clients made before
     `mock_aws` started, and building botocore clients dominates a test's set-up time."""
     config = Config(retries={"max_attempts": 2, "mode": "standard"}, s3={"addressing_style": "path"})
-    return {
+    from bench.s3vectors_fake import install
+
+    made = {
         service: boto3.client(service, endpoint_url=endpoint_url, config=config, **_CREDENTIALS)
-        for service in ("dynamodb", "s3", "bedrock-agent", "bedrock-agent-runtime")
+        for service in ("dynamodb", "s3", "s3vectors", "bedrock-agent", "bedrock-agent-runtime")
     }
+    install(made["s3vectors"])
+    return made
 
 
-def open_backend(made: dict[str, Any], *, endpoint_url: str | None = None, extra: str = "") -> AwsMemory:
-    """A fresh backend (own tables and bucket) on already-mocked clients."""
+def open_backend(made: dict[str, Any], *, endpoint_url: str | None = None, extra: str = "",
+                 vectors: bool = True) -> AwsMemory:
+    """A fresh backend (own tables, bucket and vector bucket) on already-mocked clients;
+    `vectors=False` leaves out the vector bucket (searches then read DynamoDB partitions)."""
     suffix = uuid.uuid4().hex[:10]
     bucket = f"memory-{suffix}"
     made["s3"].create_bucket(Bucket=bucket)
     url = f"aws://?region={REGION}&table_prefix=t{suffix}&bucket={bucket}&create_tables=true{extra}"
+    if vectors:
+        made["s3vectors"].create_vector_bucket(vectorBucketName=f"vectors-{suffix}")
+        url += f"&vector_bucket=vectors-{suffix}"
     if endpoint_url:
         url += f"&endpoint_url={endpoint_url}"
     return open_aws_memory(url, clients=made)
@@ -74,10 +85,10 @@ def open_backend(made: dict[str, Any], *, endpoint_url: str | None = None, extra
 class _MockedMemory:
     """An AwsMemory inside its own `mock_aws` context, ended by `close()`."""
 
-    def __init__(self, extra: str = "") -> None:
+    def __init__(self, extra: str = "", vectors: bool = True) -> None:
         self._mock = mock_aws()
         self._mock.start()
-        self.memory = open_backend(clients(), extra=extra)
+        self.memory = open_backend(clients(), extra=extra, vectors=vectors)
         self.episodes = self.memory.episodes
         self.facts = self.memory.facts
         self.procedures = self.memory.procedures
@@ -92,6 +103,11 @@ class _MockedMemory:
 
 def moto_backend(folder: Path) -> _MockedMemory:
     return _MockedMemory()
+
+
+def moto_partition_backend(folder: Path) -> _MockedMemory:
+    """No vector bucket: searches read the DynamoDB partition (the development set-up)."""
+    return _MockedMemory(vectors=False)
 
 
 def server_url() -> str:

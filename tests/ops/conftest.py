@@ -16,7 +16,7 @@ import pytest
 from memory.backends import open_memory
 
 HAVE_AWS = all(importlib.util.find_spec(name) for name in ("boto3", "moto"))
-BACKENDS = ["sqlite", "aws-moto"] if HAVE_AWS else ["sqlite"]
+BACKENDS = ["sqlite", "aws-moto+fake-queryvectors"] if HAVE_AWS else ["sqlite"]
 
 
 @pytest.fixture(params=BACKENDS)

@@ -16,7 +16,7 @@ from memory.stores import VectorQuery
 from tests.backends import FACTORIES
 
 # The embedded default, AWS on moto in-process and LangGraph's InMemoryStore: what `make test` must cover.
-BACKENDS = [name for name in ("sqlite", "aws-moto", "store-inmemory") if name in FACTORIES]
+BACKENDS = [name for name in ("sqlite", "aws-moto+fake-queryvectors", "store-inmemory") if name in FACTORIES]
 NOW = datetime(2026, 3, 1, tzinfo=UTC)
 MODEL = "test-hash-16"
 

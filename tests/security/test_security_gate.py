@@ -36,7 +36,8 @@ def _opened(kind: str, request, tmp_path) -> tuple[object, str]:
                      f"&endpoint_url={config.endpoint_url}")
 
 
-@pytest.mark.parametrize("kind", [k for k in ("sqlite", "aws-server", "store-postgres") if k in FACTORIES])
+@pytest.mark.parametrize("kind", [k for k in ("sqlite", "aws-server+fake-queryvectors", "store-postgres")
+                                  if k in FACTORIES])
 def test_processes_confirming_one_fact_count_each_run_once(kind, request, tmp_path, monkeypatch):
     for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"):  # the moto server takes any key
         monkeypatch.setenv(name, "testing")

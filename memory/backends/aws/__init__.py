@@ -1,4 +1,4 @@
-"""The AWS memory backend: DynamoDB, S3 + Bedrock Knowledge Base, opened from an `aws://` URL.
+"""The AWS memory backend: DynamoDB, S3 Vectors, S3 + Bedrock Knowledge Base, from an `aws://` URL.
 
 `open_aws_memory("aws://?region=us-east-1&table_prefix=cma&bucket=...&kb_id=...&data_source_id=...")`
 returns an `AwsMemory` with the four stores of `memory.stores`. boto3 is imported only here and
@@ -23,6 +23,7 @@ from memory.backends.aws.knowledge_base import KnowledgeBaseIndex
 from memory.backends.aws.procedures import DynamoProcedureStore
 from memory.backends.aws.reembed import DynamoReembedding
 from memory.backends.aws.telemetry import DynamoTelemetry
+from memory.backends.aws.vectors import S3VectorIndex
 from memory.errors import MemoryBackendError, MemoryConfigError
 from memory.records import Namespace
 
@@ -30,7 +31,7 @@ __all__ = ["AwsConfig", "AwsMemory", "open_aws_memory", "parse_aws_url", "make_c
 
 log = logging.getLogger(__name__)
 
-SERVICES = ("dynamodb", "s3", "bedrock-agent", "bedrock-agent-runtime")
+SERVICES = ("dynamodb", "s3", "s3vectors", "bedrock-agent", "bedrock-agent-runtime")
 
 
 def make_clients(config: AwsConfig) -> dict[str, Any]:
@@ -46,7 +47,7 @@ def make_clients(config: AwsConfig) -> dict[str, Any]:
     retries = {"max_attempts": config.max_attempts, "mode": "adaptive"}
     clients: dict[str, Any] = {}
     for service in SERVICES:
-        local = service in ("dynamodb", "s3") and config.endpoint_url  # moto / LocalStack
+        local = service in ("dynamodb", "s3", "s3vectors") and config.endpoint_url  # moto / LocalStack
         options: dict[str, Any] = {"retries": retries}
         if service == "s3" and local:
             options["s3"] = {"addressing_style": "path"}
@@ -81,8 +82,10 @@ class AwsMemory:
             if config.bucket
             else None
         )
-        self.episodes = DynamoEpisodeStore(db, self._name(schema.EPISODES))
-        self.facts = DynamoFactStore(db, self._name(schema.FACTS), config, index)
+        self.vectors = (S3VectorIndex(given["s3vectors"], config.vector_bucket, config.table_prefix)
+                        if config.vector_bucket else None)
+        self.episodes = DynamoEpisodeStore(db, self._name(schema.EPISODES), self.vectors)
+        self.facts = DynamoFactStore(db, self._name(schema.FACTS), config, index, self.vectors)
         self.procedures = DynamoProcedureStore(db, self._name(schema.PROCEDURES))
         self.confirmations = DynamoConfirmationLog(db, self._name(schema.CONFIRMATIONS))
         self.telemetry = DynamoTelemetry(db, self._name(schema.TELEMETRY), config.telemetry_days)

@@ -16,7 +16,9 @@ class AwsConfig(BaseModel, frozen=True):
     """Where the AWS backend keeps each tier.
 
     Without `bucket` facts live only in the DynamoDB table (development); with `kb_id` and
-    `data_source_id` they are also written to S3 and searched through the Knowledge Base.
+    `data_source_id` they are also written to S3 and searched through the Knowledge Base. With
+    `vector_bucket`, episodes (and facts the Knowledge Base cannot answer for) are searched in
+    S3 Vectors, one index per tenant, and only the hits are read from DynamoDB.
     """
 
     region: str = "us-east-1"
@@ -28,6 +30,8 @@ class AwsConfig(BaseModel, frozen=True):
     # when set, KB scores are used only for queries of this model (`memory.embeddings.model_name_of`)
     kb_embedding_model: str | None = None
     ingest_batch: int = Field(default=20, ge=1)  # waiting changes that start an ingestion job
+    # S3 Vectors bucket of the episode (and fact) indexes; None = searches read DynamoDB partitions
+    vector_bucket: str | None = Field(default=None, pattern=r"^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$")
     endpoint_url: str | None = None  # moto / LocalStack
     profile: str | None = None
     create_tables: bool = False  # create missing tables on open (tests, local development)

@@ -1,18 +1,15 @@
-"""Episodic tier on DynamoDB: one item per run in the namespace's partition, searched in full.
+"""Episodic tier on DynamoDB (the record) and Amazon S3 Vectors (the search).
 
 Layout: `pk` = "<tenant>/<agent>", `sk` = run id, GSI `by_created_at` (pk, created_at) for
 newest-first listing and decay, TTL on `expires_at` (epoch seconds). TTL deletion is lazy (up
 to days late), so expired items are also filtered out on every read.
 
-Search cost and where it stops scaling: `search` Queries the namespace's whole partition
-(LastEvaluatedKey pagination; 1 MB per page) and ranks in numpy (cosine, fused with BM25).
-An episode item is ~2-4 KB (a 1024-dim float32 vector is 4 KB as Binary), so one search costs
-about items x 4 KB / 4 KB x 0.5 RCU (eventually consistent): ~1,000 RCU for 10,000 episodes,
-and ~10 pages of latency. That is fine to a few thousand episodes per agent (tens of ms, cents
-per thousand searches); past ~10-20k episodes per namespace, or at many searches per second,
-move the vectors to a vector index -- S3 Vectors (cheapest, metadata filter on tenant), an
-OpenSearch Serverless collection, or a Bedrock Knowledge Base like the semantic tier -- and
-keep this table as the record of truth that the index points into.
+Search, with `vector_bucket=` in the memory URL: the nearest unexpired vectors of the agent in the
+tenant's S3 Vectors index (`memory.backends.aws.vectors`), plus the nearest ones sharing the
+query's identifiers, ranked by `memory.retrieval` with BM25 over their stored text; then one
+BatchGetItem reads back the k hits. The cost of a search no longer grows with the history.
+Without a vector bucket (development), the namespace's whole partition is read and ranked in
+process, as before: fine to a few thousand episodes, about 1,000 RCU per search at 10,000.
 """
 
 from __future__ import annotations
@@ -34,9 +31,11 @@ from memory.backends.aws.codec import (
     to_plain_values,
     unpack_vector,
 )
-from memory.backends.aws.hybrid import rank_rows
-from memory.errors import UnknownRecordError
+from memory.backends.aws.hybrid import rank_rows, rank_scored
+from memory.backends.aws.vectors import EPISODES, S3VectorIndex, all_of, episode_metadata
+from memory.errors import MemoryBackendError, UnknownRecordError
 from memory.records import Episode, Namespace, Outcome, Scored
+from memory.retrieval import RARE_NAME_ROWS, identifiers, query_identifiers
 from memory.stores import VectorQuery
 
 _RECORD_FIELDS = set(Episode.model_fields)
@@ -45,9 +44,10 @@ _RECORD_FIELDS = set(Episode.model_fields)
 class DynamoEpisodeStore:
     """`memory.stores.EpisodeStore` over one DynamoDB table."""
 
-    def __init__(self, dynamodb: Any, table: str) -> None:
+    def __init__(self, dynamodb: Any, table: str, vectors: S3VectorIndex | None = None) -> None:
         self._db = dynamodb
         self._table = table
+        self._vectors = vectors  # None: search reads the partition (no vector bucket configured)
 
     def _key(self, ns: Namespace, run_id: str) -> dict[str, Any]:
         return serialize({schema.PK: schema.agent_partition(ns), schema.SK: run_id})
@@ -65,7 +65,27 @@ class DynamoEpisodeStore:
             }
         )
         with aws_errors(f"store episode {episode.run_id!r}"):
-            return put_if_absent(self._db, self._table, values, key_attribute=schema.PK)
+            if not put_if_absent(self._db, self._table, values, key_attribute=schema.PK):
+                return False
+        if self._vectors is not None:
+            try:
+                self._vectors.put(EPISODES, ns.tenant, episode.embedding_model, [self.vector_entry(ns, episode, vector)])
+            except MemoryBackendError:  # not searchable means not stored: the record goes too
+                with aws_errors(f"undo episode {episode.run_id!r}"):
+                    self._db.delete_item(TableName=self._table, Key=self._key(ns, episode.run_id))
+                raise
+        return True
+
+    @staticmethod
+    def vector_key(ns: Namespace, run_id: str) -> str:
+        return f"{ns.agent}/{run_id}"  # one index per tenant: agents share it
+
+    def vector_entry(self, ns: Namespace, episode: Episode, vector: Sequence[float]) -> tuple[str, Any, dict]:
+        text = episode.embedding_text()
+        metadata = episode_metadata(
+            ns, expires=epoch_seconds(episode.expires_at), created=epoch_seconds(episode.created_at),
+            completed=episode.outcome == Outcome.COMPLETED, idents=identifiers(text), text=text)
+        return self.vector_key(ns, episode.run_id), unpack_vector(pack_vector(vector)), metadata
 
     @staticmethod
     def _episode(item: dict[str, Any]) -> Episode:
@@ -94,6 +114,10 @@ class DynamoEpisodeStore:
         return list(query_all(self._db, **request))
 
     def search(self, ns: Namespace, query: VectorQuery) -> list[Scored[Episode]]:
+        if query.k <= 0:
+            return []
+        if self._vectors is not None:
+            return self._search_index(ns, query)
         # Expired and other-model items are filtered server-side (still read, so still billed).
         with aws_errors("search episodes"):
             items = self._partition(
@@ -117,6 +141,55 @@ class DynamoEpisodeStore:
         )
         return [Scored[Episode](item=live[i][0], score=cosine) for i, cosine in hits]
 
+    def _search_index(self, ns: Namespace, query: VectorQuery) -> list[Scored[Episode]]:
+        assert self._vectors is not None
+        vector = unpack_vector(pack_vector(query.vector))
+        live = all_of({"agent": {"$eq": ns.agent}}, {"expires": {"$gt": epoch_seconds(query.now)}})
+        pool = max(50, 10 * query.k)
+
+        def nearest(where: dict, top_k: int = pool, metadata: bool = True) -> list[dict]:
+            return self._vectors.query(EPISODES, ns.tenant, query.embedding_model, vector, top_k, where,
+                                       metadata=metadata)
+
+        found = {hit["key"]: hit for hit in nearest(live)}
+        query_idents, tentative = query_identifiers(query.text)
+        if query.mode != "vector":
+            for name in sorted(tentative):  # a sentence-initial name counts if few episodes hold it
+                held = nearest(all_of(live, {"idents": {"$in": [name]}}), RARE_NAME_ROWS + 1, metadata=False)
+                if 0 < len(held) <= RARE_NAME_ROWS:
+                    query_idents.add(name)
+            if query_idents:  # the nearest of those sharing an identifier, however far
+                for hit in nearest(all_of(live, {"idents": {"$in": sorted(query_idents)}})):
+                    found.setdefault(hit["key"], hit)
+        hits = [hit for hit in found.values() if hit.get("metadata")]
+        if not hits:
+            return []
+        ranked = rank_scored(
+            query, [1.0 - float(hit.get("distance", 1.0)) for hit in hits],
+            [hit["metadata"].get("text", "") for hit in hits],
+            preferred=[bool(hit["metadata"].get("completed")) for hit in hits],
+            recency=[float(hit["metadata"].get("created", 0)) for hit in hits], query_idents=query_idents)
+        prefix = ns.agent + "/"
+        run_ids = [hits[i]["key"][len(prefix):] for i, _ in ranked if hits[i]["key"].startswith(prefix)]
+        records = self._read_many(ns, run_ids)
+        return [Scored[Episode](item=records[hits[i]["key"][len(prefix):]], score=cosine) for i, cosine in ranked
+                if hits[i]["key"][len(prefix):] in records and records[hits[i]["key"][len(prefix):]].expires_at > query.now]
+
+    def _read_many(self, ns: Namespace, run_ids: Sequence[str]) -> dict[str, Episode]:
+        """The records of the hits, in one BatchGetItem (the k hits only, never the partition)."""
+        found: dict[str, Episode] = {}
+        if not run_ids:
+            return found
+        request = {self._table: {"Keys": [self._key(ns, run_id) for run_id in dict.fromkeys(run_ids)]}}
+        with aws_errors("read the episodes found"):
+            while request:
+                answer = self._db.batch_get_item(RequestItems=request)
+                for item in answer.get("Responses", {}).get(self._table, []):
+                    episode = self._episode(item)
+                    found[episode.run_id] = episode
+                request = answer.get("UnprocessedKeys") or {}
+        return found
+
     def list(self, ns: Namespace, *, limit: int = 50, outcome: Outcome | None = None) -> list[Episode]:
         request: dict[str, Any] = {
             "TableName": self._table,
@@ -139,14 +212,18 @@ class DynamoEpisodeStore:
         return found
 
     def delete(self, ns: Namespace, run_ids: Sequence[str]) -> int:
-        deleted = 0
+        gone: dict[str, list[str]] = {}  # embedding model -> vector keys
         with aws_errors("delete episodes"):
             for run_id in dict.fromkeys(run_ids):
-                answer = self._db.delete_item(
+                old = self._db.delete_item(
                     TableName=self._table, Key=self._key(ns, run_id), ReturnValues="ALL_OLD"
-                )
-                deleted += bool(answer.get("Attributes"))
-        return deleted
+                ).get("Attributes")
+                if old:
+                    gone.setdefault(old["embedding_model"]["S"], []).append(self.vector_key(ns, run_id))
+        if self._vectors is not None:
+            for model, keys in gone.items():
+                self._vectors.delete(EPISODES, ns.tenant, model, keys)
+        return sum(len(keys) for keys in gone.values())
 
     def record_merge(self, ns: Namespace, run_id: str, merged: Sequence[str]) -> Episode:
         """Add `merged` run ids to the episode's `merged_from` (decay's near-duplicate merge)."""

@@ -12,6 +12,10 @@ since the last sync. Without a Knowledge Base the whole partition is searched in
 The control item "INGEST#STATE" of each tenant counts unsynced writes and remembers the
 last ingestion job; `flush()` starts a job (batched), `settle()` clears the pending marks of
 facts a completed job has covered.
+
+With a vector bucket (`vector_bucket=`), every fact is also a vector in the tenant's S3 Vectors
+fact index, and a search the Knowledge Base cannot answer (none configured, or a query of another
+embedding model) queries that index and reads back only its hits, instead of the partition.
 """
 
 from __future__ import annotations
@@ -32,9 +36,11 @@ from memory.backends.aws.codec import (
     unpack_vector,
 )
 from memory.backends.aws.config import AwsConfig
-from memory.backends.aws.hybrid import rank_rows
+from memory.backends.aws.hybrid import rank_rows, rank_scored
 from memory.backends.aws.knowledge_base import KnowledgeBaseIndex
+from memory.backends.aws.vectors import FACTS, S3VectorIndex, all_of, fact_metadata
 from memory.records import Fact, Namespace, Scored, utcnow
+from memory.retrieval import identifiers
 from memory.stores import VectorQuery
 
 log = logging.getLogger(__name__)
@@ -47,11 +53,13 @@ _FIELDS = set(Fact.model_fields)
 class DynamoFactStore:
     """`memory.stores.FactStore` over a DynamoDB table, S3 and (optionally) a Knowledge Base."""
 
-    def __init__(self, dynamodb: Any, table: str, config: AwsConfig, index: KnowledgeBaseIndex | None) -> None:
+    def __init__(self, dynamodb: Any, table: str, config: AwsConfig, index: KnowledgeBaseIndex | None,
+                 vectors: S3VectorIndex | None = None) -> None:
         self._db = dynamodb
         self._table = table
         self._config = config
         self._index = index  # None: no bucket, facts live only in the table
+        self._vectors = vectors  # None: a search the Knowledge Base cannot answer reads the partition
         self.touched: dict[str, Namespace] = {}  # tenant -> a namespace whose writes await a flush
 
     @property
@@ -79,11 +87,22 @@ class DynamoFactStore:
             # stamped after the document exists: a job started later is sure to have seen it
             values[schema.PENDING_SINCE] = timestamp(utcnow())
         with aws_errors(f"store fact {fact.fact_id!r}"):
-            self._db.put_item(TableName=self._table, Item=serialize(values))
+            old = self._db.put_item(TableName=self._table, Item=serialize(values), ReturnValues="ALL_OLD").get(
+                "Attributes")
+        if self._vectors is not None:
+            self._vectors.put(FACTS, ns.tenant, fact.embedding_model, [self.vector_entry(fact, vector)])
+            if old and old["embedding_model"]["S"] != fact.embedding_model:  # replaced under another model
+                self._vectors.delete(FACTS, ns.tenant, old["embedding_model"]["S"], [fact.fact_id])
         if self._kb:
             self.touched.setdefault(ns.tenant, ns)
             if self._count_unsynced(ns, 1) % self._config.ingest_batch == 0:  # a full batch waits
                 self.flush(ns)
+
+    @staticmethod
+    def vector_entry(fact: Fact, vector: Sequence[float]) -> tuple[str, Any, dict]:
+        metadata = fact_metadata(domain=fact.domain, updated=int(fact.updated_at.timestamp()),
+                                 idents=identifiers(fact.text), text=fact.text)
+        return fact.fact_id, unpack_vector(pack_vector(vector)), metadata
 
     def delete(self, ns: Namespace, fact_ids: Sequence[str]) -> int:
         deleted: list[str] = []
@@ -94,6 +113,8 @@ class DynamoFactStore:
                 ).get("Attributes")
                 if old:
                     deleted.append(fact_id)
+                    if self._vectors is not None:
+                        self._vectors.delete(FACTS, ns.tenant, old["embedding_model"]["S"], [fact_id])
         if deleted and self._index is not None:
             self._index.remove(ns, deleted)
             if self._kb:  # the Knowledge Base forgets them at the next sync
@@ -247,6 +268,8 @@ class DynamoFactStore:
         return self._kb and (model is None or model == query.embedding_model)
 
     def search(self, ns: Namespace, query: VectorQuery) -> list[Scored[Fact]]:
+        if not self._kb_usable(query) and self._vectors is not None:
+            return self._search_index(ns, query)
         with aws_errors("search facts"):
             if not self._kb_usable(query):
                 found = self._rank_local(self._all(ns), query)
@@ -257,6 +280,34 @@ class DynamoFactStore:
                     found[fact_id] = (fact, kb_scores[fact_id])
         ranked = sorted(found.values(), key=lambda fs: (-fs[1], -fs[0].confidence, fs[0].fact_id))
         return [Scored[Fact](item=fact, score=score) for fact, score in ranked[: query.k]]
+
+    def _search_index(self, ns: Namespace, query: VectorQuery) -> list[Scored[Fact]]:
+        """The tenant's S3 Vectors fact index: nearest facts (of the domain), plus the nearest
+        sharing an identifier with the query; only the k hits are read back from the table."""
+        assert self._vectors is not None
+        if query.k <= 0:
+            return []
+        vector = unpack_vector(pack_vector(query.vector))
+        domain = {"domain": {"$eq": query.domain}} if query.domain is not None else {}
+        pool = max(50, 10 * query.k)
+        found = {hit["key"]: hit for hit in self._vectors.query(
+            FACTS, ns.tenant, query.embedding_model, vector, pool, all_of(domain))}
+        query_idents = identifiers(query.text, query=True)
+        if query_idents and query.mode != "vector":
+            for hit in self._vectors.query(FACTS, ns.tenant, query.embedding_model, vector, pool,
+                                           all_of(domain, {"idents": {"$in": sorted(query_idents)}})):
+                found.setdefault(hit["key"], hit)
+        hits = [hit for hit in found.values() if hit.get("metadata")]
+        if not hits:
+            return []
+        ranked = rank_scored(
+            query, [1.0 - float(hit.get("distance", 1.0)) for hit in hits],
+            [hit["metadata"].get("text", "") for hit in hits], preferred=[False] * len(hits),
+            recency=[float(hit["metadata"].get("updated", 0)) for hit in hits], query_idents=query_idents)
+        with aws_errors("read the facts found"):
+            records = self._read_many(ns, [hits[i]["key"] for i, _ in ranked])
+        return [Scored[Fact](item=records[hits[i]["key"]], score=cosine) for i, cosine in ranked
+                if hits[i]["key"] in records and records[hits[i]["key"]].embedding_model == query.embedding_model]
 
     def _read_many(self, ns: Namespace, fact_ids: list[str]) -> dict[str, Fact]:
         facts: dict[str, Fact] = {}

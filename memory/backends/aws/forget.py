@@ -104,6 +104,8 @@ def forget_tenant(memory: Any, tenant: str) -> dict[str, int]:
             _delete_keys(db, schema.table_name(memory.config.table_prefix, table), table_keys)
         if memory.config.bucket:
             counts["fact_documents"] = _delete_documents(memory, tenant)
+    if getattr(memory, "vectors", None) is not None:
+        counts["vector_indexes"] = memory.vectors.drop_tenant(tenant)
     index = getattr(memory.facts, "_index", None)
     memory.facts.touched.pop(tenant, None)
     if index is not None and index.searchable and counts.get("fact_documents"):

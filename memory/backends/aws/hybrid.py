@@ -1,7 +1,8 @@
-"""Hybrid ranking of rows read from DynamoDB: numpy cosine + bm25s BM25, fused by `memory.retrieval`.
+"""Hybrid ranking of rows read from AWS: cosine + bm25s BM25, fused by `memory.retrieval`.
 
-DynamoDB has no full-text index, so the lexical side is computed in process over the same rows
-the vector side reads (the namespace's partition, or the pending slice of it): bm25s over their
+DynamoDB and S3 Vectors have no full-text index here, so the lexical side is computed in process
+over the rows the vector side found (the candidates S3 Vectors returned with their text, or the
+pending slice of a partition): bm25s over their
 words plus their identifiers (clause numbers, amounts, codes, names), which count four times,
 as in the SQLite backend's FTS weights. Eligibility, fusion and the reported score (the cosine)
 are `memory.retrieval.rank_hybrid`'s, so every backend ranks alike.
@@ -71,7 +72,24 @@ def rank_rows(
         )
     norm = float(np.linalg.norm(q))
     cosines = np.vstack(vectors) @ (q / norm if norm else q)  # stored vectors are unit length
-    query_idents = identifiers(query.text, query=True)
+    return rank_scored(query, [float(c) for c in cosines], texts, preferred=preferred, recency=recency)
+
+
+def rank_scored(
+    query: VectorQuery,
+    cosines: Sequence[float],
+    texts: Sequence[str],
+    *,
+    preferred: Sequence[bool],
+    recency: Sequence[float],
+    query_idents: set[str] | None = None,
+) -> list[tuple[int, float]]:
+    """`rank_rows` for rows whose cosine is already known (a vector index computed it).
+    `query_idents`: the query's identifiers when the caller confirmed tentative names."""
+    if query.k <= 0 or not texts:
+        return []
+    if query_idents is None:
+        query_idents = identifiers(query.text, query=True)
     lexical = bm25_scores(query.text, query_idents, texts)
     candidates = []
     for i, text in enumerate(texts):
@@ -80,7 +98,7 @@ def rank_rows(
                 key=i,
                 cosine=float(cosines[i]),
                 lexical=float(lexical[i]) if lexical[i] > 0 else None,
-                identifier_match=bool(query_idents & identifiers(text)),
+                identifier_hits=len(query_idents & identifiers(text)),
                 preferred=bool(preferred[i]),
                 recency=float(recency[i]),
             )

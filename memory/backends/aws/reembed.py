@@ -126,10 +126,12 @@ class DynamoReembedding:
         if before.missing:
             return SwitchResult(switched=0, missing=before.missing)
         switched = 0
+        retired: set[tuple[str, str]] = set()  # (kind, model) the tenant's records leave
         with aws_errors("switch re-embedded vectors live"):
             for kind, item in list(self._items(tenant)):
                 if item.get("next_model", {}).get("S") != model:
                     continue
+                retired.add((kind, item["embedding_model"]["S"]))
                 try:
                     self._db.update_item(
                         TableName=self._tables[kind], Key={schema.PK: item[schema.PK], schema.SK: item[schema.SK]},
@@ -144,4 +146,33 @@ class DynamoReembedding:
                         raise
                     continue  # rewritten meanwhile: counted as missing below
                 switched += 1
+        if switched and getattr(self._memory, "vectors", None) is not None:
+            self._reindex(tenant, model, retired)
         return SwitchResult(switched=switched, missing=self.progress(tenant, model).missing)
+
+    def _reindex(self, tenant: str, model: str, retired: set[tuple[str, str]]) -> None:
+        """Put the tenant's new vectors into the new model's S3 Vectors indexes and drop the old
+        model's (a planned, rare operation: reading the partitions here is expected)."""
+        from memory.backends.aws.codec import unpack_vector
+        from memory.backends.aws.episodes import DynamoEpisodeStore
+        from memory.backends.aws.facts import DynamoFactStore
+        from memory.backends.aws.vectors import EPISODES, FACTS
+        from memory.records import Namespace
+
+        vectors = self._memory.vectors
+        entries: dict[str, list] = {EPISODES: [], FACTS: []}
+        for kind, item in self._items(tenant):
+            if item["embedding_model"]["S"] != model:
+                continue
+            vector = unpack_vector(item["vector"]["B"])
+            if kind == "episodes":
+                ns = Namespace(tenant=tenant, agent=item[schema.PK]["S"].partition("/")[2])
+                entries[EPISODES].append(self._memory.episodes.vector_entry(
+                    ns, DynamoEpisodeStore._episode(item), vector))
+            else:
+                entries[FACTS].append(DynamoFactStore.vector_entry(DynamoFactStore._fact(item), vector))
+        for kind, batch in entries.items():
+            vectors.put(kind, tenant, model, batch)
+        for kind, old_model in retired:
+            if old_model != model:
+                vectors.drop_index(EPISODES if kind == "episodes" else FACTS, tenant, old_model)
