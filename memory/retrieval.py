@@ -22,8 +22,10 @@ lexical BM25 match, then calls `rank_hybrid`. The rules, in one place:
   summary starts with ("Review") is held by most rows and so never counts.
 * Ranking: reciprocal rank fusion (RRF, k=60) of up to three rankings of the eligible
   candidates, each holding what that retriever retrieves: by cosine (those >= `min_score`), by
-  BM25 (lexical matches), and by the number of query identifiers shared (those sharing any). Equal scores share a rank, so identical candidates fuse to equal scores; ties
-  then prefer `preferred` (COMPLETED episodes), then higher cosine, then newer.
+  BM25 (lexical matches), and by the number of query identifiers shared (those sharing any).
+  Equal scores share their average rank, so identical candidates fuse to equal scores and a large
+  tie earns no top vote; ties then prefer `preferred` (COMPLETED episodes), then higher cosine,
+  then newer.
 * The score reported to callers is always the cosine similarity, never the fused score.
 
 Modes "vector" and "lexical" exist to measure what fusion adds (`contract-review bench retrieval`).
@@ -225,12 +227,18 @@ def mark_distinctive(candidates: Sequence[Candidate], bodies: Sequence[Iterable[
         candidate.distinctive = bool(words_held & distinctive)
 
 
-def _ranks(scores: Sequence[float]) -> list[int]:
-    """Competition ranks (1, 2, 2, 4) for scores already sorted best first."""
-    ranks: list[int] = []
-    for index, score in enumerate(scores):
-        tied = index and abs(score - scores[index - 1]) <= 1e-6
-        ranks.append(ranks[-1] if tied else index + 1)
+def _ranks(scores: Sequence[float]) -> list[float]:
+    """Average ranks (1, 2.5, 2.5, 4) for scores already sorted best first: a tie shares one
+    rank, the mean of the places it spans, so forty candidates equal on one signal do not all
+    collect the second-best vote of that retriever."""
+    ranks: list[float] = []
+    start = 0
+    while start < len(scores):
+        end = start + 1
+        while end < len(scores) and abs(scores[end] - scores[start]) <= 1e-6:
+            end += 1
+        ranks += [(start + 1 + end) / 2] * (end - start)
+        start = end
     return ranks
 
 
