@@ -86,6 +86,7 @@ def run(data: Path, *, own: int = 100_000, facts: int = 10_000, runs: int = 5, l
     home = data / "bootstrap" / f"episodes-{own}"
     log(f"startup: memory with {own} own episodes in {home}")
     fill = bootstrap.grow(home, own, facts, capacity=own, log=log)
+    bootstrap.ensure_indexes(home)  # the bulk loader writes rows; a user's file has its indexes
     python = process_ms([sys.executable, "-c", "pass"], runs)
     script = Path(sys.executable).with_name("contract-review")
     help_run = process_ms([str(script), "--help"] if script.exists() else

@@ -1,7 +1,8 @@
 """Every memory backend the conformance suite runs against, by name.
 
 A factory opens a fresh backend whose data lives under the given empty folder. Backends that
-need services (moto, a local server) add their entries here, e.g. "aws-moto+fake-queryvectors", "aws-server+fake-queryvectors".
+need services (moto, a local server) add their entries here, e.g. "aws-moto+fake-queryvectors",
+"aws-server+fake-queryvectors" (named for the in-process QueryVectors that moto lacks).
 A backend that needs a server a session fixture starts names that fixture in `SERVER_FIXTURES`;
 its factory then takes the server too, and tests open backends with `open_backend`.
 """

@@ -109,8 +109,8 @@ def test_items_are_stored_compactly_and_typed(aws):
     assert memory.episodes.get(NS, "r1") == episode("r1")  # exact round trip
 
 
-def test_search_pages_through_a_partition_larger_than_one_query_page(aws):
-    memory = open_backend(aws)
+def test_without_a_vector_bucket_search_pages_through_a_partition_larger_than_one_query_page(aws):
+    memory = open_backend(aws, vectors=False)  # the development set-up: no S3 Vectors
     log = CallLog(aws["dynamodb"])
     memory.episodes._db = log
     padding = "x" * 40_000  # 40 items of ~40 KB: more than DynamoDB's 1 MB page
