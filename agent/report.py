@@ -1,12 +1,16 @@
 """The review report: built from a finished run's state, rendered as JSON or Markdown
 (HTML: agent/report_html.py).
 
-Report fields: `contract`, `run_id`, `outcome`, `parties` (the buyer we review for and the
-supplier, with how they were identified), `findings` (the finding dicts of docs/ARCHITECTURE.md:
-each with its citation, whom it binds and protects, rationale and recommendation), `usage`
-(tool calls, language-model calls, stand-in calls of the offline reviewer, tokens), `memory`
-(`episodes`, `facts`, `procedure`, `writes`: what was retrieved for the run and what it stored),
-`review` (the reviewer's closing text) and `sections`:
+Report fields: `contract`, `run_id`, `outcome` (what the run did: COMPLETED only when every
+clause type has a finding), `incomplete` (null, or why the review stopped short and which clause
+types have no finding), `parties` (the buyer we review for and the supplier, with how they were
+identified), `findings` (the finding dicts of docs/ARCHITECTURE.md: each with its citation, whom
+it binds and protects, rationale and recommendation), `usage` (tool calls, language-model calls,
+stand-in calls, tokens: input tokens include cached input; cache reads and writes also on their
+own), `memory` (`episodes`, `facts`, `procedure`, `writes`: what was retrieved for the run and
+what it stored, and `extraction`: how the run was distilled for memory, with any failure),
+`review` (the reviewer's closing text), `review_loop` (model steps and the step budget, prose
+turns nudged, tool errors answered, unreadable tool calls, compressions) and `sections`:
 `{section id: {"title", "start", "end", "text"}}` for every section a finding quotes, so a
 reader can see each quote inside its clause (`text[start - section.start:...]`).
 """
@@ -22,7 +26,8 @@ SEVERITY_ORDER = {"high": 0, "medium": 1, "low": 2, "none": 3}
 VERDICT_ORDER = {"deviation": 0, "missing": 1, "fallback": 2, "standard": 3, "not_applicable": 4}
 FINDING_FIELDS = ("clause_type", "section", "citation", "quote", "start", "end", "verdict", "severity",
                   "binds", "protects", "rationale", "recommendation")
-USAGE_FIELDS = ("tool_calls", "model_calls", "stand_in_calls", "input_tokens", "output_tokens")
+USAGE_FIELDS = ("tool_calls", "model_calls", "stand_in_calls", "input_tokens", "output_tokens",
+                "cache_read_tokens", "cache_write_tokens")
 
 
 def final_findings(findings: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -42,25 +47,43 @@ def coverage_outcome(findings: list[dict[str, Any]]) -> Outcome:
     return Outcome.PARTIAL if covered else Outcome.FAILED
 
 
+def run_outcome(state: dict[str, Any], findings: list[dict[str, Any]]) -> str:
+    """The consolidated outcome (the worse of the model's claim and what the run did), else what
+    the review loop observed, else coverage of the clause types."""
+    outcome = (state.get("artifacts") or {}).get("outcome")
+    if outcome and outcome != Outcome.UNKNOWN:
+        return str(outcome)
+    return str(state.get("outcome_hint") or coverage_outcome(findings))
+
+
 def build_report(state: dict[str, Any]) -> dict[str, Any]:
     findings = final_findings(state.get("findings") or [])
-    artifacts = state.get("artifacts") or {}
-    outcome = artifacts.get("outcome")
-    if not outcome or outcome == Outcome.UNKNOWN:
-        outcome = coverage_outcome(findings)
+    outcome = run_outcome(state, findings)
     usage = {k: int((state.get("usage") or {}).get(k, 0)) for k in USAGE_FIELDS}
+    covered = {f["clause_type"] for f in findings}
+    open_types = state.get("open_clause_types")
+    if open_types is None:
+        open_types = [t for t in load_playbook().clause_types if t not in covered]
+    incomplete = None
+    if outcome != Outcome.COMPLETED:
+        incomplete = {"reason": state.get("stop_reason") or "not every clause type has a finding",
+                      "open_clause_types": list(open_types)}
     procedure = state.get("procedure")
     memory = {
         "episodes": [_episode(e) for e in state.get("episodes") or []],
         "facts": [_fact(f) for f in state.get("facts") or []],
         "procedure": _procedure(procedure) if procedure else None,
         "writes": state.get("memory_writes") or {},
+        "extraction": state.get("extraction"),
     }
     return {
         "contract": (state.get("contract") or {}).get("name", ""),
         "run_id": state.get("run_id", ""),
-        "outcome": str(outcome),
+        "outcome": outcome,
+        "incomplete": incomplete,
         "parties": (state.get("contract") or {}).get("parties") or {},
+        "review_loop": {"model_steps": int(state.get("steps") or 0), **(state.get("loop") or {}),
+                        "compressions": int(state.get("compressions") or 0)},
         "findings": findings,
         "usage": usage,
         "memory": memory,
@@ -143,7 +166,10 @@ def usage_line(usage: dict[str, Any]) -> str:
         parts.append(f"{model} language-model calls")
     if stand_in:
         parts.append(f"{stand_in} calls to the offline stand-in (no language model)")
-    tokens = f"{usage.get('input_tokens', 0):,} input / {usage.get('output_tokens', 0):,} output tokens"
+    cached = ""
+    if usage.get("cache_read_tokens") or usage.get("cache_write_tokens"):
+        cached = f" (cache: {usage.get('cache_read_tokens', 0):,} read, {usage.get('cache_write_tokens', 0):,} written)"
+    tokens = f"{usage.get('input_tokens', 0):,} input{cached} / {usage.get('output_tokens', 0):,} output tokens"
     if stand_in and not model:
         tokens += " (estimated as a model would count them)"
     return ", ".join(parts) + ", " + tokens
@@ -184,6 +210,10 @@ def render_markdown(report: dict[str, Any]) -> str:
         parties_line(parties),
         "",
     ]
+    incomplete = report.get("incomplete")
+    if incomplete:
+        missing = ", ".join(incomplete.get("open_clause_types") or []) or "none"
+        lines += [f"**Review incomplete:** {incomplete.get('reason')}; no finding for: {missing}.", ""]
     findings = sorted(
         report["findings"],
         key=lambda f: (VERDICT_ORDER.get(f["verdict"], 9), SEVERITY_ORDER.get(f["severity"] or "none", 9)),
@@ -212,6 +242,11 @@ def render_markdown(report: dict[str, Any]) -> str:
         lines += ["## No change needed", ""]
         lines += [f"- **{f['clause_type']}** ({f['verdict']}): {f.get('rationale') or f.get('recommendation') or ''}" for f in settled]
     lines += ["", memory_used_line(report)]
+    extraction = report["memory"].get("extraction") or {}
+    if extraction.get("status") == "failed":
+        lines += [f"Memory write: the extraction model's answer could not be read "
+                  f"({'; '.join(extraction.get('errors') or [])}); the episode was recorded from the run itself, "
+                  "without facts or a procedure."]
     if report.get("review"):
         lines += ["", report["review"]]
     return "\n".join(lines) + "\n"

@@ -83,6 +83,12 @@ def heading(report: dict[str, Any], width: int) -> Text:
         parties_line(report.get("parties") or {}),
         f"{len(report['findings'])} findings: {tally}" if tally else "no findings",
     ]
+    if usage.get("cache_read_tokens") or usage.get("cache_write_tokens"):
+        lines[1] += f" (cached input: {usage.get('cache_read_tokens', 0):,} read, {usage.get('cache_write_tokens', 0):,} written)"
+    incomplete = report.get("incomplete")
+    if incomplete:
+        lines.append(f"Review incomplete: {incomplete.get('reason')}; no finding for: "
+                     f"{', '.join(incomplete.get('open_clause_types') or []) or 'none'}")
     text = Text(f"Contract review: {report['contract']}\n", style="bold")
     text.append("\n".join("\n".join(textwrap.wrap(line, width)) for line in lines))
     return text

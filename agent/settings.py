@@ -88,11 +88,18 @@ class Settings(BaseSettings):
     task_type: str = Field(default="supplier_contract_review", description="task type that procedures are kept for")
     domain: str = Field(default="supplier_contracts", description="domain of the facts a review reads and proposes")
 
-    reviewer_model: str = Field(default="offline", description=(
-        "the tool-calling reviewer: `offline` (the deterministic stand-in), `bedrock:<model id>` "
-        "(ChatBedrockConverse, botocore retries with backoff; the `aws` extra), `ollama:<name>` (the `ollama` extra)"))
-    compression_model: str = Field(default="offline", description="writes working-memory summaries; same forms")
-    extraction_model: str = Field(default="offline", description="extracts what a run leaves in memory; same forms")
+    model: str = Field(default="offline", description=(
+        "the chat model of every role without its own setting (`--model`): `offline` (the deterministic "
+        "stand-in), `realistic[:seed]` (a scripted stand-in that slips like a small model), `bedrock:<model or "
+        "inference profile id>` (the `aws` extra), `ollama:<name>` (the `ollama` extra), a LangChain "
+        "`<provider>:<model>` (`openai:gpt-4o-mini`; the provider's package) or `package.module:factory` "
+        "returning a BaseChatModel (docs/BEDROCK.md)"))
+    reviewer_model: str | None = Field(default=None, description=(
+        "the tool-calling reviewer's own model; unset = `model`; same forms"))
+    compression_model: str | None = Field(default=None, description=(
+        "the model that writes working-memory summaries; unset = `model`"))
+    extraction_model: str | None = Field(default=None, description=(
+        "the model that extracts what a run leaves in memory; unset = `model`"))
     embeddings: str = Field(default="wordllama", description=(
         "`wordllama` (bundled, offline), `hash[:dim]`, `bedrock:amazon.titan-embed-text-v2:0`, `ollama:<name>`; "
         "a change of model needs `memory reembed`"))
@@ -100,12 +107,34 @@ class Settings(BaseSettings):
         "PII scrubbing before every durable write: `local` (offline recognizers) or `comprehend` (Amazon "
         "Comprehend, in chunks of 5,000 characters)"))
     bedrock_region: str = Field(default="us-east-1", description="AWS region of Bedrock and Comprehend")
+    bedrock_max_attempts: int = Field(default=8, ge=1, description=(
+        "attempts per Bedrock call: throttling, model and read timeouts and 5xx are retried with backoff, "
+        "each retry announced on stderr"))
+    bedrock_read_timeout: float | None = Field(default=None, gt=0, description=(
+        "seconds to wait for a Bedrock answer; unset = sized to the role's output budget (60 s + 1 s per 20 "
+        "tokens: 265 s for the reviewer)"))
+    bedrock_endpoint_url: str | None = Field(default=None, description=(
+        "a Bedrock Runtime endpoint of your own (VPC endpoint, proxy); unset = the region's"))
+    context_window: int | None = Field(default=None, gt=0, description=(
+        "the chat model's context window in tokens; unset = what the model declares (Ollama's num_ctx, a "
+        "LangChain model profile), else 32,000. Working memory is compressed to fit it"))
+    ollama_num_ctx: int = Field(default=16384, ge=2048, description=(
+        "context window sent with every Ollama request (Ollama's own default silently cuts long prompts)"))
 
-    # working memory (design: compress past 30 messages, keep the 15 most recent others)
+    # working memory (design: compress past 30 messages, keep the 15 most recent others), and past
+    # a token budget too, whichever comes first
     compress_threshold: int = Field(default=30, description="working memory is compressed past this many messages")
     compress_keep_recent: int = Field(default=15, description=(
         "messages a compression keeps verbatim (the most recent ones; system messages are always kept)"))
-    max_model_steps: int = Field(default=40, description="the reviewer's budget of model steps in one review")
+    compress_max_tokens: int | None = Field(default=None, gt=0, description=(
+        "working memory is also compressed past this many tokens; unset = derived from the context window"))
+    # the reviewer's loop
+    max_model_steps: int | None = Field(default=None, ge=1, description=(
+        "the reviewer's budget of model steps in one review; unset = `steps_per_clause_type` per clause type "
+        "of the playbook + 10 (170 for 20 types)"))
+    steps_per_clause_type: int = Field(default=8, ge=1, description="model steps budgeted per clause type")
+    max_nudges: int = Field(default=3, ge=0, description=(
+        "times in a row a reviewer answering in prose before every clause type has a finding is asked to continue"))
 
     # episodic
     episode_ttl_days: int = Field(default=90, description="episodes expire after this many days")
@@ -158,6 +187,18 @@ class Settings(BaseSettings):
         # environment); its name can only come from the environment.
         values.setdefault("_env_file", env_file_path())
         super().__init__(**values)
+
+    def model_spec(self, role: str) -> str:
+        """The chat model spec for a role: its own setting if given, else the one for all."""
+        own = {"reviewer": self.reviewer_model, "compression": self.compression_model,
+               "extraction": self.extraction_model}.get(role)
+        return own or self.model
+
+    def step_budget(self, clause_types: int) -> int:
+        """Model turns the reviewer may take for a playbook of `clause_types` types."""
+        if self.max_model_steps is not None:
+            return self.max_model_steps
+        return self.steps_per_clause_type * max(1, clause_types) + 10
 
     @property
     def sqlite_path(self) -> Path:

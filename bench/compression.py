@@ -138,11 +138,13 @@ def run_once(calls: list[tuple[str, dict]], *, compress: bool) -> dict[str, Any]
     driver = LongRunDriver(calls=calls)
     with tempfile.TemporaryDirectory(prefix="bench-compression-") as home:
         settings = Settings(home=Path(home), max_model_steps=len(calls) + 5,
-                            compress_threshold=30 if compress else 10**9)
+                            compress_threshold=30 if compress else 10**9,
+                            compress_max_tokens=None if compress else 10**9)
         with open_checkpointer(settings) as saver:
             reviewer = Reviewer(settings, saver, reviewer_model=driver, use_memory=False)
             contract = load_contract(CONTRACT, max_bytes=settings.max_input_bytes).model_dump()
-            # Reviewer.review_contract caps a run at 400 graph steps (~200 model steps): go direct.
+            # Reviewer.review_contract sets the recursion limit from the playbook's step budget; this
+            # run is longer on purpose: go direct.
             config = {"configurable": {"thread_id": "long-run"}, "recursion_limit": 4 * len(calls) + 50}
             start = time.perf_counter()
             state = reviewer.graph.invoke({"contract": contract, "run_id": "long-run"}, config, context=reviewer.context)

@@ -17,10 +17,20 @@ from rich.table import Table
 
 from agent.errors import ConfigurationError
 from agent.progress import track
-from bench import bootstrap, compression, cuad, firstrun, improvement, retrieval, startup, writepath
+from bench import (
+    bootstrap,
+    compression,
+    cuad,
+    firstrun,
+    improvement,
+    realistic,
+    retrieval,
+    startup,
+    writepath,
+)
 from bench.common import write_result
 
-NAMES = ("improvement", "bootstrap", "retrieval", "compression", "writepath", "cuad", "startup")
+NAMES = ("improvement", "bootstrap", "retrieval", "compression", "writepath", "cuad", "startup", "realistic")
 # Run on their own only, never by `bench all`: firstrun installs a whole environment from a fresh clone.
 ALONE = ("firstrun",)
 SIZES: dict[str, dict[str, dict[str, Any]]] = {
@@ -33,6 +43,7 @@ SIZES: dict[str, dict[str, dict[str, Any]]] = {
         "cuad": {"runs": 5},
         "startup": {"own": bootstrap.FULL_SIZES[-1], "facts": 10_000, "runs": 5},
         "firstrun": {},
+        "realistic": {"seeds": (0, 1, 2)},
     },
     # `contract-review bench bootstrap --size 1m`: 100k and 1M own episodes, cold start at both
     "1m": {
@@ -47,6 +58,7 @@ SIZES: dict[str, dict[str, dict[str, Any]]] = {
         "cuad": {"runs": 1, "evaluate": False},
         "startup": {"own": 120, "facts": 30, "runs": 1},
         "firstrun": {},
+        "realistic": {"seeds": (0,), "contracts": 1, "sequence": 3},
     },
 }
 
@@ -183,6 +195,27 @@ def render(name: str, result: dict[str, Any]) -> list[Table]:
                 ["make demo, whole", f"{result['seconds_total']:.0f} s"],
                 ["warnings printed (the project's packaging and the demo)", str(len(result["warnings"]))]]
         return [_table(f"8. First run: fresh clone of {result['commit']} -> make demo", ["figure", "value"], rows)]
+    if name == "realistic":
+        summary = result["summary"]
+        extraction = ", ".join(f"{k} {v}" for k, v in summary["extraction"].items())
+        rows = [["reviews completed (memory off)", f"{summary['completed']} / {summary['reviews']} "
+                 f"(mean {summary['mean_findings']} findings)"],
+                ["planted deviations found", f"{_pct(summary['planted_recall'])} (target >= "
+                 f"{_pct(summary['recall_target'])}: {'met' if summary['recall_met'] else 'MISSED'}); the offline "
+                 f"reviewer {_pct(summary['offline_recall'])}, so {_pct(summary['found_of_what_the_offline_reviewer_finds'])} "
+                 "of what the tools can find"],
+                ["mean tool calls / stand-in calls per review", f"{summary['mean_tool_calls']} / {summary['mean_stand_in_calls']}"],
+                ["prose turns nudged / tool errors answered", f"{summary['nudges']} / {summary['tool_errors']}"],
+                ["memory-on runs: episodes written", f"{summary['episodes_written']} / {summary['memory_runs']} "
+                 f"(extraction: {extraction})"],
+                ["facts confirmed after 3 runs, per seed", ", ".join(map(str, summary["facts_after_3_runs"]))],
+                ["3rd Northwind contract, tool calls memory on / off", ", ".join(
+                    _pct(r) for r in summary["third_northwind_tool_ratio"])]]
+        return [_table(f"9. Realistic stand-in (seeds {', '.join(map(str, result['seeds']))}), memory off",
+                       realistic.COLUMNS, realistic.table_rows(result)),
+                _table("Realistic stand-in, Northwind in sequence with memory on", realistic.SEQUENCE_COLUMNS,
+                       realistic.sequence_rows(result)),
+                _table("Realistic stand-in: summary", ["figure", "value"], rows)]
     raise ConfigurationError(f"unknown benchmark {name!r}")
 
 
@@ -222,6 +255,8 @@ def _runner(name: str, data: Path, params: dict[str, Any], log: Callable[[str], 
         return startup.run(data, log=log, **params)
     if name == "firstrun":
         return firstrun.run(log=log, **params)
+    if name == "realistic":
+        return realistic.run(**params)
     raise ConfigurationError(f"unknown benchmark {name!r}: choose from {', '.join(NAMES)}")
 
 

@@ -11,7 +11,7 @@ from rich.console import Console
 
 bench_app = typer.Typer(
     help="Benchmarks: memory-driven improvement, bootstrap latency, retrieval quality, compression, "
-    "write path, real filings, start-up (and, on its own, a first run from a fresh clone). Each prints a table and writes <name>.json into the results folder.\n\n"
+    "write path, real filings, start-up, the realistic stand-in (and, on its own, a first run from a fresh clone). Each prints a table and writes <name>.json into the results folder.\n\n"
     "Example: contract-review bench all --out bench_results",
     no_args_is_help=True,
 )
@@ -128,3 +128,13 @@ def bench_firstrun(out: Out = DEFAULT_OUT) -> None:
     Example: contract-review bench firstrun
     """
     _one("firstrun", out, None, "full")
+
+
+@bench_app.command("realistic")
+def bench_realistic(out: Out = DEFAULT_OUT, data: Data = None, size: Size = "full") -> None:
+    """The whole graph driven by the realistic stand-in (a scripted model that slips like a small
+    real one): completion, planted deviations found, extraction and memory on Northwind.
+
+    Example: contract-review bench realistic
+    """
+    _one("realistic", out, data, size)

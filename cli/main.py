@@ -1,7 +1,8 @@
 """The `contract-review` command line: the only place errors become messages and exit codes.
 
 Exit codes: 0 success; 1 unexpected failure; 2 bad input (unreadable contract) or usage error;
-3 configuration error; 4 memory store failure; 5 unusable model output; 130 interrupted (Ctrl-C).
+3 configuration error; 4 memory store failure; 5 unusable model output (an incomplete review
+included: its report is still written); 130 interrupted (Ctrl-C).
 (`EXIT_CODES` below is the same list, shown by `--help` and docs/CLI.md.)
 """
 
@@ -17,7 +18,13 @@ import click
 import typer
 from rich.console import Console
 
-from agent.errors import ConfigurationError, ContractAgentError, InputError, user_error
+from agent.errors import (
+    ConfigurationError,
+    ContractAgentError,
+    InputError,
+    ModelOutputError,
+    user_error,
+)
 from agent.progress import is_quiet, set_quiet, track
 
 if TYPE_CHECKING:
@@ -32,7 +39,7 @@ EXIT_CODES = (
     (2, "bad input (unreadable contract) or usage error"),
     (3, "configuration error"),
     (4, "memory store failure"),
-    (5, "unusable model output"),
+    (5, "unusable model output or an incomplete review (PARTIAL/FAILED; the report is still written)"),
     (130, "interrupted (Ctrl-C)"),
 )
 EXIT_CODES_HELP = "Exit codes: " + "; ".join(f"{code} {meaning}" for code, meaning in EXIT_CODES) + "."
@@ -95,7 +102,9 @@ def review(
     out_file: OutFile = None,
     tenant: Tenant = None,
     agent: Agent = None,
-    model: Annotated[str | None, typer.Option("--model", help="offline | bedrock:<id> | ollama:<name>")] = None,
+    model: Annotated[str | None, typer.Option(
+        "--model", help="chat model for every role without its own setting: offline | bedrock:<id> | "
+        "ollama:<name> | <provider>:<model> (LangChain) | package.module:factory")] = None,
     no_memory: Annotated[bool, typer.Option("--no-memory", help="run with the durable tiers off")] = False,
     task_type: Annotated[str | None, typer.Option("--task-type")] = None,
     domain: Annotated[str | None, typer.Option("--domain")] = None,
@@ -116,15 +125,13 @@ def review(
         raise typer.BadParameter("use text, markdown, json or html", param_hint="--format")
     if we is not None and (not we.strip() or "\n" in we or len(we) > 120):
         raise typer.BadParameter("give buyer, supplier, or a party's name or defined term (one line)", param_hint="--we")
-    settings = load_settings(home, tenant=tenant, agent=agent, task_type=task_type, domain=domain)
+    settings = load_settings(home, tenant=tenant, agent=agent, task_type=task_type, domain=domain, model=model)
     context_from_settings(settings)  # crafted ids fail here, before anything is opened or written
     if thread_id is not None:
         valid_run_id(thread_id)
     reports, failures = [], []
     with open_checkpointer(settings) as saver:
-        reviewer = Reviewer(
-            settings, saver, reviewer_model=model, use_memory=not no_memory, we=we or "",
-        )
+        reviewer = Reviewer(settings, saver, use_memory=not no_memory, we=we or "")
         # One file: a live bar on a terminal only (a log line would add noise to one report).
         single_quiet = len(paths) < 2 and not sys.stderr.isatty()
         for path in track(paths, "review", label=lambda p: p.name, quiet=True if quiet or single_quiet else None):
@@ -142,8 +149,21 @@ def review(
         show_report(reports, fmt, out_file)
     if out_file is not None and (reports or fmt == "json") and not quiet:
         status(f"wrote {fmt} report to {out_file}")
-    if failures:
-        raise typer.Exit(max(f.exit_code for f in failures))
+    codes = [f.exit_code for f in failures] + [report_incomplete(r) for r in reports]
+    if any(codes):
+        raise typer.Exit(max(codes))
+
+
+def report_incomplete(report: dict) -> int:
+    """0 for a complete review; else one line on stderr and the exit code of unusable model output
+    (the report is still written: it holds every finding that was recorded)."""
+    incomplete = report.get("incomplete")
+    if report.get("outcome") == "COMPLETED" or not incomplete:
+        return 0
+    missing = ", ".join(incomplete.get("open_clause_types") or []) or "none"
+    fail(f"error: {report.get('contract')}: review incomplete ({report.get('outcome')}): {incomplete.get('reason')}; "
+         f"no finding for: {missing}")
+    return ModelOutputError.exit_code
 
 
 def file_failure(exc: Exception) -> ContractAgentError:
@@ -213,6 +233,9 @@ def resume(
         show_report([report], fmt, out_file)
     if out_file is not None:
         status(f"wrote {fmt} report to {out_file}")
+    code = report_incomplete(report)
+    if code:
+        raise typer.Exit(code)
 
 
 @app.command()

@@ -150,10 +150,15 @@ def stats(
 
     _, ns, memory = _open(home, tenant, agent)
     procedures = memory.procedures.list(ns)
+    episodes = memory.episodes.list(ns, limit=MAX_LIST)
+    extraction: dict[str, int] = {}
+    for episode in episodes:  # how each stored run was distilled (memory.records.Extraction)
+        extraction[episode.extraction.value] = extraction.get(episode.extraction.value, 0) + 1
     data = {
         "tenant": ns.tenant,
         "agent": ns.agent,
-        "episodes": len(memory.episodes.list(ns, limit=MAX_LIST)),
+        "episodes": len(episodes),
+        "episodes_by_extraction": extraction,
         "facts": len(memory.facts.list(ns, limit=MAX_LIST)),
         "procedures": {s.value: sum(p.status == s for p in procedures) for s in ProcedureStatus},
         **telemetry_stats(memory, ns, days=days),
@@ -168,6 +173,10 @@ def stats(
     table.add_row("semantic", str(data["facts"]))
     table.add_row("procedural", ", ".join(f"{k} {v}" for k, v in data["procedures"].items()))
     console.print(table)
+    if extraction.get("failed"):
+        console.print(f"warning: {extraction['failed']} of {len(episodes)} episodes were recorded after the extraction "
+                      "model's answer could not be read (no facts or procedure from them): check the extraction model",
+                      markup=False)
     print_telemetry(data)
 
 

@@ -83,7 +83,8 @@ def decay(
         console.print(f"[bold]{report.namespace}[/]" + (" (dry run: nothing changed)" if dry_run else ""))
         merged = sum(len(m.merged) for m in report.merges)
         console.print(
-            f"  episodic:   {len(report.expired_deleted)} expired and {len(report.failed_deleted)} FAILED older than "
+            f"  episodic:   {len(report.expired_deleted)} expired, {len(report.failed_deleted)} FAILED and "
+            f"{len(report.empty_deleted)} empty (extraction failed) older than "
             f"{policy.failed_episode_days} days {would}deleted; {merged} near-duplicates {would}merged into "
             f"{len(report.merges)} kept", markup=False,
         )

@@ -7,10 +7,14 @@ every earlier write is itself idempotent per run, so a crash in between is repai
 
 from __future__ import annotations
 
+from langchain_core.messages import AIMessage
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 
+from agent.offline.extractor import task_summary
+from agent.offline.progress import finding_line
 from agent.prompts import extraction_prompt
+from agent.report import final_findings
 from graphs.context import ReviewContext, run_scope
 from graphs.memory_steps import (
     episodic_write,
@@ -19,7 +23,28 @@ from graphs.memory_steps import (
     semantic_write,
 )
 from graphs.state import ConsolidateOutput, ReviewState
+from memory.records import Outcome, RunArtifacts
 from tools.playbook import load_playbook
+
+
+def run_record(state: ReviewState) -> RunArtifacts:
+    """The review as it happened, read from the graph state, not from a model: the findings it
+    recorded (one key finding per clause type, in the episode format), the contract it reviewed
+    and the tools it called. What an episode holds when the extraction model's answer cannot be
+    read, and the summary used instead of one that only repeats the task prompt."""
+    titles = {s["id"]: s.get("title", "") for s in (state.get("contract") or {}).get("sections") or []}
+    findings = [{**f, "section_title": titles.get(f.get("section") or "", "")}
+                for f in final_findings(state.get("findings") or [])]
+    calls = [c["name"] for m in state.get("messages") or [] if isinstance(m, AIMessage) for c in m.tool_calls]
+    recorded = len(findings)
+    return RunArtifacts(
+        task_summary=task_summary(state.get("task", "")),
+        outcome=Outcome(state.get("outcome_hint") or Outcome.UNKNOWN),
+        key_findings=[finding_line(f) for f in findings],
+        approach=f"Recorded from the run itself ({recorded} findings recorded with the contract tools).",
+        tools_used=list(dict.fromkeys(calls)),
+        step_count=int(state.get("steps") or 0),
+    )
 
 
 def already_consolidated(state: ReviewState, runtime: Runtime[ReviewContext]) -> str:
@@ -34,7 +59,7 @@ def build_consolidate(extract_instructions: str | None = None) -> StateGraph:
     if extract_instructions is None:
         extract_instructions = extraction_prompt(load_playbook().clause_types)
     builder = StateGraph(ReviewState, context_schema=ReviewContext, output_schema=ConsolidateOutput)
-    builder.add_node("extract_artifacts", extract_artifacts_node(extract_instructions))
+    builder.add_node("extract_artifacts", extract_artifacts_node(extract_instructions, fallback=run_record))
     builder.add_node("semantic_write", semantic_write)
     builder.add_node("procedural_write", procedural_write)
     builder.add_node("episodic_write", episodic_write)

@@ -232,9 +232,10 @@ def resources(run: RunScope) -> Resources:
     def chat(role: str, spec: Any) -> BaseChatModel:
         return _cached(f"chat:{role}", spec, lambda s: load_chat_model(s, role=role, settings=settings))
 
-    reviewer = chat("reviewer", services.reviewer_model or settings.reviewer_model)
-    compressor = chat("compression", services.compression_model or settings.compression_model)
-    extractor = chat("extraction", services.extraction_model or settings.extraction_model)
+    # each role: the injected model, else the role's own setting, else the one for every role
+    reviewer = chat("reviewer", services.reviewer_model or settings.model_spec("reviewer"))
+    compressor = chat("compression", services.compression_model or settings.model_spec("compression"))
+    extractor = chat("extraction", services.extraction_model or settings.model_spec("extraction"))
     if not run.use_memory:
         return Resources(reviewer, compressor, extractor, None, None)
     embeddings = _memo(_cached("embeddings", services.embeddings or settings.embeddings, load_embeddings))

@@ -8,24 +8,23 @@ by leaving its node out: `episodic_read` fills `episodes`, `semantic_read` fills
 
 from __future__ import annotations
 
-import json
 import logging
-import re
 import time
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
-from pydantic import ValidationError
 
+from agent.model_errors import raise_for_setup
 from graphs.context import ReviewContext, RunScope, run_scope
 from graphs.state import add_usage, call_usage
-from memory import episodic, procedural, semantic
+from memory import episodic, extraction, procedural, semantic
 from memory.block import FindingsView, format_memory_block, new_nonce
 from memory.embeddings import calibrated_thresholds, calibrated_vector_alone, model_name_of
 from memory.pii import scrub_artifacts
-from memory.records import Episode, Fact, Outcome, Procedure, RunArtifacts, Scored
+from memory.records import Episode, Fact, Outcome, Procedure, RunArtifacts, Scored, worse_outcome
 from memory.telemetry import Hit, Tier, record_retrieval
 
 log = logging.getLogger(__name__)
@@ -135,26 +134,31 @@ build_memory_block = memory_block_node()  # every key finding once, as memory.bl
 
 # ---------------------------------------------------------------- write path (consolidate)
 
-_JSON_OBJECT = re.compile(r"\{.*\}", re.DOTALL)
+def _same_text(a: str, b: str) -> bool:
+    return " ".join(a.split()).lower() == " ".join(b.split()).lower()
 
 
-def parse_artifacts(text: str, task_summary: str = "") -> RunArtifacts:
-    """Parse a model's JSON answer; anything malformed degrades to outcome UNKNOWN."""
-    match = _JSON_OBJECT.search(text or "")
-    if not match:
-        return RunArtifacts.unknown(task_summary)
-    try:
-        data = json.loads(match.group(0))
-        artifacts = RunArtifacts.model_validate(data)
-    except (json.JSONDecodeError, ValidationError, TypeError):
-        return RunArtifacts.unknown(task_summary)
-    if not artifacts.task_summary:
-        artifacts.task_summary = task_summary
+def _not_the_prompt(artifacts: RunArtifacts, task: str, fallback_summary: str) -> RunArtifacts:
+    """A task summary that only repeats the task prompt says nothing new and, embedded, looks
+    like every later task: replace it by the run's own summary (or nothing)."""
+    summary = artifacts.task_summary
+    if summary and task and (_same_text(summary, task) or (len(summary) > 0.8 * len(task)
+                                                         and " ".join(summary.split()) in " ".join(task.split()))):
+        artifacts.task_summary = fallback_summary
     return artifacts
 
 
-def extract_artifacts_node(instructions: str):
-    """A node that asks the extraction model to distil the run in `state["messages"]`."""
+def extract_artifacts_node(instructions: str, fallback: Callable[[dict], RunArtifacts] | None = None):
+    """A node that asks the extraction model to distil the run in `state["messages"]`.
+
+    The model answers through native structured output where it has one, else text; the usual
+    slips are repaired and an unreadable answer is sent back once (memory.extraction). If no
+    answer can be read, `fallback(state)` records the run from what it did (no facts, no
+    procedure: nothing the model vouched for), else an empty record; either way the failure is
+    reported in `extraction` (and the report), logged, and marked on the episode so retrieval
+    ranks it below useful ones. The outcome is the worse of the model's claim and the run's own
+    `outcome_hint` (what the agent observed), so a model cannot promote a run.
+    """
 
     def extract_artifacts(state: dict, runtime: Runtime[ReviewContext]) -> dict:
         ctx = run_scope(runtime)
@@ -163,16 +167,28 @@ def extract_artifacts_node(instructions: str):
         res = ctx.resources()
         run = [m for m in state.get("messages", []) if not isinstance(m, SystemMessage)]
         request = [SystemMessage(instructions), *run, HumanMessage("Extract the run artifacts as JSON now.")]
-        usage: dict[str, int] = {}
-        try:
-            answer = res.extractor.invoke(request)
-            usage = call_usage(res.extractor, answer)
-            artifacts = parse_artifacts(str(answer.content), state.get("task", ""))
-        except Exception:  # the model failing must not lose the run: record what we know
-            log.warning("artifact extraction failed; storing outcome UNKNOWN", exc_info=True)
-            artifacts = RunArtifacts.unknown(state.get("task", ""))
+
+        def fail_on_setup(exc: BaseException) -> None:
+            raise_for_setup(exc, role="extraction", model=res.extractor)
+
+        result = extraction.extract(res.extractor, request, on_error=fail_on_setup)
+        own = (fallback(state) if fallback is not None
+               else RunArtifacts(outcome=Outcome(state.get("outcome_hint") or Outcome.UNKNOWN)))
+        if result.artifacts is None:
+            log.warning("run %s: the extraction model's answer could not be read (%s); the episode is recorded "
+                        "from the run itself, without facts or a procedure", state.get("run_id"),
+                        "; ".join(result.errors))
+            artifacts = own.model_copy(update={"fact_candidates": [], "procedure": None})
+        else:
+            artifacts = _not_the_prompt(result.artifacts, state.get("task", ""), own.task_summary)
+        artifacts.extraction = result.status
+        artifacts.outcome = worse_outcome(artifacts.outcome, state.get("outcome_hint"))
         scrubbed = scrub_artifacts(artifacts, res.scrubber)
-        return {"artifacts": scrubbed.model_dump(mode="json"), "usage": add_usage(state.get("usage"), usage)}
+        usage: dict[str, int] = {}
+        for call in result.usage:
+            usage = add_usage(usage, call_usage(res.extractor, call))
+        return {"artifacts": scrubbed.model_dump(mode="json"), "extraction": result.report(),
+                "usage": add_usage(state.get("usage"), usage)}
 
     return extract_artifacts
 

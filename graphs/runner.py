@@ -29,16 +29,19 @@ from pydantic import ValidationError
 from agent.errors import ConfigurationError, MemoryStoreError
 from agent.report import build_report
 from agent.settings import Settings
+from graphs.analyze import recursion_limit
 from graphs.context import InProcessContext, ReviewContext, ReviewServices
 from graphs.review import build_builder
 from memory.errors import MemoryRequestError
 from memory.records import check_id, check_run_id
 from tools.contract import load_contract
+from tools.playbook import load_playbook
 
 # What a run keeps in its checkpoints' metadata so that `resume` continues it as it was started:
-# who it runs for and what it may write are the run's own; the model spec only a default.
+# who it runs for and what it may write are the run's own; the model specs (one per role) only defaults.
 RUN_IDENTITY = ("tenant", "agent", "task_type", "domain", "use_memory")
-RUN_CHOICES = (*RUN_IDENTITY, "reviewer_model")
+MODEL_CHOICES = ("reviewer_model", "compression_model", "extraction_model")
+RUN_CHOICES = (*RUN_IDENTITY, *MODEL_CHOICES)
 _ID_FIELDS = ("tenant", "agent", "task_type", "domain")
 KEY_BYTES = (16, 24, 32)
 
@@ -61,6 +64,8 @@ def choice(ctx: InProcessContext, name: str) -> Any:
     """A run's choice by name, whether the context or the services hold it (tenant, models)."""
     if name == "tenant":
         return ctx.services.default_tenant
+    if name in MODEL_CHOICES:  # a role's own model, else the one for every role
+        return getattr(ctx.services, name) or ctx.services.settings.model_spec(name.removesuffix("_model"))
     if name in _SERVICE_FIELDS:
         return getattr(ctx.services, name) or getattr(ctx.services.settings, name, None)
     return getattr(ctx, name)
@@ -251,7 +256,7 @@ class Reviewer:
     @staticmethod
     def _config(ctx: InProcessContext, run_id: str) -> dict[str, Any]:
         return {"configurable": {"thread_id": thread_key(choice(ctx, "tenant"), ctx.agent, run_id)},
-                "recursion_limit": 400}
+                "recursion_limit": recursion_limit(ctx.services.settings, len(load_playbook().clause_types))}
 
     def _invoke(self, payload: dict[str, Any] | None, config: dict[str, Any], ctx: InProcessContext) -> dict[str, Any]:
         try:
@@ -279,13 +284,14 @@ class Reviewer:
             raise ConfigurationError(f"run {run_id!r} exists for several tenants/agents ({owners}): "
                                      "choose one with --tenant and --agent")
         thread = threads[0]
-        config = {"configurable": {"thread_id": thread}, "recursion_limit": 400}
+        config = {"configurable": {"thread_id": thread},
+                  "recursion_limit": recursion_limit(self.settings, len(load_playbook().clause_types))}
         saved = self.checkpointer.get_tuple(config)
         saved_choices = (saved.metadata if saved else {}) or {}
         identity = {k: saved_choices[k] for k in RUN_IDENTITY if k in saved_choices}
         owner_tenant, owner_agent, _ = thread.split("/")
         identity.update(tenant=owner_tenant, agent=owner_agent)  # the thread key is authoritative
-        model = {"reviewer_model": saved_choices["reviewer_model"]} if "reviewer_model" in saved_choices else {}
+        model = {k: saved_choices[k] for k in MODEL_CHOICES if k in saved_choices}
         ctx = context_from_settings(self.settings, **{**model, **self._overrides, **identity})
         snapshot = self.graph.get_state(config)
         if not snapshot.values:

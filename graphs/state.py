@@ -12,19 +12,19 @@ from langgraph.graph.message import add_messages
 # from typing.TypedDict, and a LangGraph server then reports null input and output schemas.
 from typing_extensions import TypedDict
 
-USAGE_KEYS = ("tool_calls", "model_calls", "stand_in_calls", "input_tokens", "output_tokens")
+from agent.models import usage_of
+
+# input_tokens include cached input; cache reads and writes are also counted on their own
+# (agent.models.usage_of), so input + output is what a provider bills as the total.
+USAGE_KEYS = ("tool_calls", "model_calls", "stand_in_calls", "input_tokens", "output_tokens",
+              "cache_read_tokens", "cache_write_tokens")
 
 
 def call_usage(model: Any, answer: Any) -> dict[str, int]:
     """One model call's usage: a language-model call, or a call of a stand-in that says it is
     one (`is_stand_in`, the offline reviewer), whose token counts are estimates of what a model
-    would have read and written."""
-    meta = getattr(answer, "usage_metadata", None) or {}
-    return {
-        "stand_in_calls" if getattr(model, "is_stand_in", False) else "model_calls": 1,
-        "input_tokens": int(meta.get("input_tokens", 0)),
-        "output_tokens": int(meta.get("output_tokens", 0)),
-    }
+    would have read and written. `answer` is the AI message (or its `usage_metadata` dict)."""
+    return {"stand_in_calls" if getattr(model, "is_stand_in", False) else "model_calls": 1, **usage_of(answer)}
 
 
 def add_usage(left: dict[str, int] | None, right: dict[str, int] | None) -> dict[str, int]:
@@ -48,8 +48,9 @@ class MemoryState(TypedDict, total=False):
     procedure: dict[str, Any] | None
     memory_block: str
     artifacts: dict[str, Any]  # RunArtifacts (scrubbed) extracted by consolidate
+    extraction: dict[str, Any]  # how: status, method, attempts, errors, repairs (memory.extraction)
     memory_writes: dict[str, Any]  # what consolidate stored
-    usage: dict[str, int]  # running totals: tool_calls, model_calls, stand_in_calls, input_tokens, output_tokens
+    usage: dict[str, int]  # running totals of USAGE_KEYS
 
 
 class ReviewInput(TypedDict, total=False):
@@ -67,6 +68,10 @@ class ReviewState(MemoryState, ReviewInput, total=False):
     final_review: str
     steps: int
     compressions: int
+    nudges: int  # prose answers in a row answered by a nudge to continue
+    stop_reason: str  # why the loop ended before every clause type had a finding ("" if it did not)
+    open_clause_types: list[str]  # clause types left without a finding
+    loop: dict[str, int]  # running totals of the tool loop: tool_errors, nudges, unreadable_tool_calls, step_budget
 
 
 class BootstrapOutput(TypedDict, total=False):
@@ -88,9 +93,15 @@ class AnalyzeOutput(TypedDict, total=False):
     steps: int
     final_review: str
     compressions: int
+    nudges: int
+    stop_reason: str
+    open_clause_types: list[str]
+    outcome_hint: str
+    loop: dict[str, int]
 
 
 class ConsolidateOutput(TypedDict, total=False):
     artifacts: dict[str, Any]
+    extraction: dict[str, Any]
     memory_writes: dict[str, Any]
     usage: dict[str, int]

@@ -3,7 +3,9 @@
 Per namespace, at a given `now` (injected, so tests and simulations control the clock):
 
 * episodes past their `expires_at` are deleted (SQLite has no TTL; DynamoDB's TTL is days late);
-* FAILED episodes created more than `failed_episode_days` ago are deleted;
+* FAILED episodes created more than `failed_episode_days` ago are deleted, and so are
+  undistilled ones (empty, with a failed extraction or an unknown outcome: `Episode.undistilled`),
+  which no later run can use;
 * near-duplicate episodes are merged: the best one is kept and records the merged run ids in
   `merged_from`, the others are deleted. Near-duplicates share the task type, the outcome and
   every identifier (clause numbers, amounts, names: `memory.retrieval.identifiers`), and their
@@ -68,6 +70,7 @@ class NamespaceDecay(BaseModel):
     dry_run: bool = False
     expired_deleted: list[str] = Field(default_factory=list)
     failed_deleted: list[str] = Field(default_factory=list)
+    empty_deleted: list[str] = Field(default_factory=list)
     merges: list[EpisodeMerge] = Field(default_factory=list)
     procedures_flagged: list[FlaggedProcedure] = Field(default_factory=list)
     telemetry_pruned: int = 0
@@ -76,6 +79,7 @@ class NamespaceDecay(BaseModel):
         return {
             "expired_episodes_deleted": len(self.expired_deleted),
             "failed_episodes_deleted": len(self.failed_deleted),
+            "empty_episodes_deleted": len(self.empty_deleted),
             "episodes_merged": sum(len(m.merged) for m in self.merges),
             "procedures_flagged": len(self.procedures_flagged),
             "telemetry_pruned": self.telemetry_pruned,
@@ -88,9 +92,10 @@ def _similarity(a: set[str], b: set[str]) -> float:
 
 
 def _best_first(episode: Episode) -> tuple:
-    """Keep the best outcome, then the richer record, then the newest."""
-    return (-_OUTCOME_RANK[episode.outcome], -len(episode.key_findings), -episode.created_at.timestamp(),
-            episode.run_id)
+    """Keep the most useful record (one a model described over one recorded after its extraction
+    failed), then the best outcome, then the richer record, then the newest."""
+    return (-episode.usefulness, -_OUTCOME_RANK[episode.outcome], -len(episode.key_findings),
+            -episode.created_at.timestamp(), episode.run_id)
 
 
 def near_duplicate_groups(episodes: Iterable[Episode], min_similarity: float) -> list[list[Episode]]:
@@ -140,6 +145,8 @@ def plan_namespace(memory: MemoryBackend, ns: Namespace, policy: DecayPolicy, no
             plan.expired_deleted.append(episode.run_id)
         elif episode.outcome == Outcome.FAILED and episode.created_at < failed_cutoff:
             plan.failed_deleted.append(episode.run_id)
+        elif episode.undistilled and episode.created_at < failed_cutoff:
+            plan.empty_deleted.append(episode.run_id)
         else:
             survivors.append(episode)
     for group in near_duplicate_groups(survivors, policy.merge_min_similarity):
@@ -160,7 +167,7 @@ def apply_plan(memory: MemoryBackend, ns: Namespace, plan: NamespaceDecay, polic
                now: datetime) -> NamespaceDecay:
     """Carry out a plan. Safe to interrupt and re-run: a merge records the merged runs on the
     kept episode before deleting them, so a re-run finds at worst the same merge again."""
-    memory.episodes.delete(ns, [*plan.expired_deleted, *plan.failed_deleted])
+    memory.episodes.delete(ns, [*plan.expired_deleted, *plan.failed_deleted, *plan.empty_deleted])
     for merge in plan.merges:
         memory.episodes.record_merge(ns, merge.kept, merge.merged)
         memory.episodes.delete(ns, merge.merged)

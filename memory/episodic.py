@@ -3,6 +3,14 @@
 The embedded text is the task summary plus the key findings (design rule); recall embeds the
 current task and searches the namespace's whole unexpired history (see `memory.retrieval` for
 the hybrid threshold rule). Callers scrub PII before `remember`.
+
+Recall is outcome-aware: similarity alone would let an episode that teaches nothing (no key
+findings: its extraction failed and its summary repeats a task prompt, which embeds close to
+every later task) crowd out useful ones. So the store is asked for more candidates than `k`,
+undistilled episodes (`Episode.undistilled`) are dropped (and more are asked for while they leave
+fewer than `k`), and the rest are ordered by `Episode.usefulness` (a described
+completed or partial run before a failed, unknown or self-recorded one), the store's ranking
+deciding within each level.
 """
 
 from __future__ import annotations
@@ -16,6 +24,16 @@ from memory.errors import MemoryConfigError
 from memory.records import Episode, Namespace, RunArtifacts, Scored
 from memory.stores import EpisodeStore, VectorQuery
 
+OVERFETCH = 3  # candidates asked for per episode returned, so outcome ranking has room to work
+MAX_FETCH = 300  # the most candidates one recall asks for while undistilled episodes crowd the top
+
+
+def rank_by_use(found: list[Scored[Episode]], k: int) -> list[Scored[Episode]]:
+    """The `k` best of a store's results: undistilled episodes dropped, useful ones first (stable)."""
+    kept = [scored for scored in found if not scored.item.undistilled]
+    kept.sort(key=lambda scored: -scored.item.usefulness)
+    return kept[:k]
+
 
 def recall(
     store: EpisodeStore,
@@ -28,20 +46,26 @@ def recall(
     now: datetime,
     vector_alone: float | None = None,
 ) -> list[Scored[Episode]]:
-    """Up to `k` past episodes similar to `task_text`, most similar first. `vector_alone`: the
-    cosine that passes without lexical evidence (`memory.embeddings.calibrated_vector_alone`)."""
+    """Up to `k` useful past episodes similar to `task_text`, best first (see module doc).
+    `vector_alone`: the cosine that passes without lexical evidence
+    (`memory.embeddings.calibrated_vector_alone`)."""
     if k <= 0 or not task_text.strip():
         return []
     query = VectorQuery(
         text=task_text,
         vector=embeddings.embed_query(task_text),
         embedding_model=model_name_of(embeddings),
-        k=k,
+        k=k * OVERFETCH,
         min_score=min_score,
         now=now,
         vector_alone=vector_alone,
     )
-    return store.search(ns, query)
+    while True:  # ask for more only while undistilled episodes leave fewer than k usable ones
+        found = store.search(ns, query)
+        kept = rank_by_use(found, k)
+        if len(kept) >= k or len(found) < query.k or query.k >= MAX_FETCH:
+            return kept
+        query = query.model_copy(update={"k": min(query.k * 4, MAX_FETCH)})
 
 
 def remember(
@@ -71,6 +95,7 @@ def remember(
         tools_used=list(artifacts.tools_used),
         step_count=artifacts.step_count,
         reusable_patterns=list(artifacts.reusable_patterns),
+        extraction=artifacts.extraction,
         created_at=now,
         expires_at=now + timedelta(days=ttl_days),
         embedding_model=model_name_of(embeddings),

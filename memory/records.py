@@ -51,6 +51,28 @@ class Outcome(StrEnum):
     UNKNOWN = "UNKNOWN"
 
 
+_OUTCOME_RANK = {Outcome.COMPLETED: 3, Outcome.PARTIAL: 2, Outcome.FAILED: 1, Outcome.UNKNOWN: 0}
+
+
+def worse_outcome(claimed: Outcome | str, observed: Outcome | str | None) -> Outcome:
+    """The run's outcome from what a model claims and what the run was observed to do: the worse
+    of the two, so a model cannot promote a run (UNKNOWN counts as the worst claim: a model that
+    cannot say how the run ended vouches for nothing); the claim alone when nothing was observed."""
+    claimed = Outcome(claimed)
+    if not observed or Outcome(observed) == Outcome.UNKNOWN:
+        return claimed
+    return min(claimed, Outcome(observed), key=_OUTCOME_RANK.__getitem__)
+
+
+class Extraction(StrEnum):
+    """How a run's artifacts were obtained from the extraction model."""
+
+    OK = "ok"  # read as answered
+    REPAIRED = "repaired"  # read after repairing slips (case, percentages, prose around JSON ...)
+    RETRIED = "retried"  # the first answer could not be read; the one retry could
+    FAILED = "failed"  # no answer could be read: the record was written from the run itself
+
+
 class Namespace(BaseModel, frozen=True):
     """Tenant + agent. Ids are restricted to `[a-z0-9][a-z0-9_.-]*` so no separator can be
     smuggled in: `a#b`+`c` and `a`+`b#c` are both rejected instead of colliding."""
@@ -94,6 +116,7 @@ class RunArtifacts(BaseModel):
     reusable_patterns: list[str] = Field(default_factory=list)
     fact_candidates: list[FactCandidate] = Field(default_factory=list)
     procedure: ProcedureProposal | None = None
+    extraction: Extraction = Extraction.OK  # set by the consolidate step, not by the model
 
     @classmethod
     def unknown(cls, task_summary: str = "") -> RunArtifacts:
@@ -116,10 +139,32 @@ class Episode(BaseModel):
     expires_at: datetime
     embedding_model: str = ""
     merged_from: list[str] = Field(default_factory=list)  # run ids decay merged into this episode
+    extraction: Extraction = Extraction.OK  # records written before this field existed were read as answered
 
     def embedding_text(self) -> str:
         """Design rule: the embedded text is the task summary plus the key findings."""
         return "\n".join([self.task_summary, *self.key_findings])
+
+    @property
+    def empty(self) -> bool:
+        """Nothing a later run can use: no key findings, approach or patterns (typically a run
+        whose extraction failed, recorded with only a summary)."""
+        return not (self.key_findings or self.approach.strip() or self.reusable_patterns)
+
+    @property
+    def undistilled(self) -> bool:
+        """Empty and never described by a model: its extraction failed or its outcome is unknown."""
+        return self.empty and (self.extraction == Extraction.FAILED or self.outcome == Outcome.UNKNOWN)
+
+    @property
+    def usefulness(self) -> int:
+        """2: a completed or partial run the extraction model described; 1: a failed, unknown or
+        self-recorded (extraction failed) run; 0: empty. Retrieval ranks by it."""
+        if self.empty:
+            return 0
+        if self.outcome in (Outcome.COMPLETED, Outcome.PARTIAL) and self.extraction != Extraction.FAILED:
+            return 2
+        return 1
 
 
 class Fact(BaseModel):

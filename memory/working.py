@@ -1,16 +1,20 @@
 """Working memory: compress a run's message history before a model step, never splitting a tool call.
 
-Rule (configurable): once the history holds more than `threshold` messages, keep every system
-message and the `keep_recent` most recent other messages verbatim, and replace the older ones with
-one summary message written by a small model. The cut is moved earlier when it would leave a
-tool result without the assistant message that called it (chat APIs reject such histories).
+Rule (configurable): once the history holds more than `threshold` messages, or more than
+`max_tokens` tokens (whichever comes first), keep every system message and the `keep_recent` most
+recent other messages verbatim (fewer when they alone would fill more than half the token budget),
+and replace the older ones with one summary message written by a small model. The cut is moved
+earlier when it would leave a tool result without the assistant message that called it (chat APIs
+reject such histories). Tokens are counted approximately (`count_tokens_approximately`: no
+tokenizer download), so callers leave a safety margin in `max_tokens`.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import (
@@ -20,6 +24,7 @@ from langchain_core.messages import (
     SystemMessage,
     ToolMessage,
 )
+from langchain_core.messages.utils import count_tokens_approximately
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +45,8 @@ class Compression:
     summarized: int
     input_tokens: int
     output_tokens: int
+    usage: dict[str, Any] = field(default_factory=dict)  # the summariser's usage_metadata as given
+    reason: str = "messages"  # what triggered it: "messages" or "tokens"
 
 
 def is_summary(message: BaseMessage) -> bool:
@@ -72,19 +79,44 @@ def tool_pairs_intact(messages: Sequence[BaseMessage]) -> bool:
     return True
 
 
+def count_tokens(messages: Sequence[BaseMessage]) -> int:
+    """Approximate tokens of a history (about 4 characters a token, tool calls included)."""
+    return count_tokens_approximately(list(messages))
+
+
+def _cut_for_budget(others: Sequence[BaseMessage], keep_recent: int, max_tokens: int | None) -> int:
+    """`find_cut`, with fewer recent messages kept while they alone exceed half of `max_tokens`."""
+    cut = find_cut(others, keep_recent)
+    if max_tokens is None:
+        return cut
+    keep = keep_recent
+    while keep > 1 and count_tokens(others[cut:]) > max_tokens // 2:
+        keep -= 1
+        cut = max(cut, find_cut(others, keep))
+    return cut
+
+
 def compress(
     messages: Sequence[BaseMessage],
     summarizer: BaseChatModel,
     *,
     threshold: int = 30,
     keep_recent: int = 15,
+    max_tokens: int | None = None,
+    on_error: Callable[[BaseException], None] | None = None,
 ) -> Compression | None:
-    """Return the compressed history, or None when no compression is due or possible."""
-    if len(messages) <= threshold:
+    """Return the compressed history, or None when no compression is due or possible.
+
+    `on_error` sees a failed summary call first (it may raise, e.g. for a model set up wrongly);
+    otherwise the history is kept as it is and the run goes on.
+    """
+    by_count = len(messages) > threshold
+    by_tokens = max_tokens is not None and count_tokens(messages) > max_tokens
+    if not (by_count or by_tokens):
         return None
     system = [m for m in messages if isinstance(m, SystemMessage)]
     others = [m for m in messages if not isinstance(m, SystemMessage)]
-    cut = find_cut(others, keep_recent)
+    cut = _cut_for_budget(others, keep_recent, max_tokens)
     if cut < 2:  # summarising a single message would not shorten anything
         return None
     older, recent = others[:cut], others[cut:]
@@ -95,7 +127,9 @@ def compress(
     ]
     try:
         answer = summarizer.invoke(request)
-    except Exception:  # a failed summary must not kill the run: keep the history as it is
+    except Exception as exc:  # a failed summary must not kill the run: keep the history as it is
+        if on_error is not None:
+            on_error(exc)
         log.warning("working-memory compression failed; keeping the full history", exc_info=True)
         return None
     text = str(answer.content).strip()
@@ -108,4 +142,6 @@ def compress(
         summarized=len(older),
         input_tokens=int(usage.get("input_tokens", 0)),
         output_tokens=int(usage.get("output_tokens", 0)),
+        usage=dict(usage),
+        reason="messages" if by_count else "tokens",
     )

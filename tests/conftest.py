@@ -29,7 +29,7 @@ def _isolated_home(tmp_path, monkeypatch):
     get_settings.cache_clear()
     from graphs.context import forget_cached
 
-    forget_cached("memory")
+    forget_cached("")  # models built from specs too: a test's endpoint or factory must not leak into the next
 
 
 @pytest.fixture

@@ -290,3 +290,14 @@ def test_firstrun_reads_its_milestones_from_make_demo_output():
              (44.0, "demo [1/13] northwind_msa_01 (memory on) (2.1 s)"), (44.1, "Contract review: northwind_msa_01.pdf"),
              (60.0, "Contract review: northwind_msa_02.pdf"), (70.5, "Same-template reviews in sequence, memory on")]
     assert milestones(lines) == {"install_started": 3.0, "install_done": 41.2, "first_report": 44.1, "demo_table": 70.5}
+
+
+def test_realistic_drives_the_graph_with_the_slipping_stand_in(tmp_path):
+    out = tmp_path / "results"
+    assert main(["bench", "realistic", "--size", "tiny", "--out", str(out), "--data", str(tmp_path / "d")]) == 0
+    doc = _json(out, "realistic")
+    summary = doc["summary"]
+    assert summary["reviews"] == 1 and summary["completed"] == 1 and summary["recall_met"]
+    assert summary["memory_runs"] == summary["episodes_written"] == 3 and summary["extraction"]["failed"] == 0
+    assert summary["facts_after_3_runs"][0] >= 1 and summary["third_northwind_tool_ratio"][0] < 0.6
+    assert doc["cold"][0]["stand_in_calls"] > 40  # one or two tool calls per turn

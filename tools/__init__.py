@@ -5,21 +5,32 @@ The contract reaches each tool through LangGraph's `InjectedState` (`state["cont
 (tools/playbook.yaml) unless the state carries `state["playbook"]` (a `Playbook.model_dump()`).
 Every tool answers with a JSON string; `record_finding` answers with a `Command` that appends
 the finding to `state["findings"]` and replies with a ToolMessage.
+
+Argument schemas are typed so that small models follow them: verdict and severity are `Literal`
+enums of the tool constants, clause types an enum of the default playbook's (and, for
+`find_clauses`, the detectors') types, optional arguments plain strings (never `anyOf`, which
+some providers, Ollama among them, flatten to `{}`). Values are normalised before validation
+("Deviation", " HIGH ", "liability cap" are accepted). A call that does not validate is answered
+by `tool_error_message`: what was wrong and the call to make instead, so one retry fixes it.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from functools import lru_cache
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from langchain_core.messages import ToolMessage
 from langchain_core.tools import InjectedToolCallId, tool
 from langgraph.prebuilt import InjectedState
+from langgraph.prebuilt.tool_node import ToolInvocationError
 from langgraph.types import Command
+from pydantic import BeforeValidator, WithJsonSchema
 
 from tools.contract import Contract, load_contract, parse_contract
-from tools.detection.review import detect_all, locate_quote
+from tools.detection.review import SEVERITIES, VERDICTS, detect_all, locate_quote
+from tools.detection.rules import DETECTORS
 from tools.operations import (
     assess_clause_data,
     build_finding,
@@ -43,6 +54,7 @@ __all__ = [
     "read_section",
     "record_finding",
     "search_contract",
+    "tool_error_message",
 ]
 
 
@@ -68,6 +80,41 @@ def _playbook(state: dict[str, Any]) -> Playbook:
 _NO_CONTRACT = {"error": "no contract is loaded in this run"}
 
 
+def _enum_value(value: Any) -> Any:
+    """'Deviation', ' HIGH ', 'liability cap', 'Liability-Cap' -> the canonical lower_snake spelling."""
+    if isinstance(value, str):
+        return re.sub(r"[\s\-]+", "_", value.strip()).lower()
+    return value
+
+
+def _optional_text(value: Any) -> Any:
+    """An empty or whitespace-only optional argument counts as not given."""
+    if isinstance(value, str) and not value.strip():
+        return None
+    return value
+
+
+def _optional(description: str) -> Any:
+    """An optional string argument whose schema is a plain string (no anyOf with null)."""
+    return Annotated[str | None, BeforeValidator(_optional_text), WithJsonSchema({"type": "string", "description": description})]
+
+
+def _clause_type(names: list[str], description: str) -> Any:
+    """A clause type: an enum for the model to follow, checked against the run's playbook by the tool
+    (a run may carry its own playbook), so the validator only normalises the spelling."""
+    return Annotated[str, BeforeValidator(_enum_value),
+                     WithJsonSchema({"type": "string", "enum": names, "description": description})]
+
+
+PLAYBOOK_CLAUSE_TYPES = list(_default_playbook().clause_types)
+DETECTABLE_CLAUSE_TYPES = PLAYBOOK_CLAUSE_TYPES + sorted(set(DETECTORS) - set(PLAYBOOK_CLAUSE_TYPES))
+ClauseType = _clause_type(PLAYBOOK_CLAUSE_TYPES, "a clause type of the playbook")
+DetectableClauseType = _clause_type(DETECTABLE_CLAUSE_TYPES, "a clause type of the playbook (or another detectable type)")
+Verdict = Annotated[Literal[VERDICTS], BeforeValidator(_enum_value)]
+Severity = Annotated[Literal[SEVERITIES], BeforeValidator(_enum_value)]
+SectionId = Annotated[str, WithJsonSchema({"type": "string", "description": 'a section id from list_sections, e.g. "9.2"'})]
+
+
 def _json(data: dict) -> str:
     return json.dumps(data, ensure_ascii=False)
 
@@ -82,7 +129,7 @@ def list_sections(state: Annotated[dict, InjectedState]) -> str:
 
 
 @tool
-def read_section(section: str, state: Annotated[dict, InjectedState]) -> str:
+def read_section(section: SectionId, state: Annotated[dict, InjectedState]) -> str:
     """Read one section's full text by its id (e.g. "9.2", "7", "h3", "preamble").
     A numbered section includes its sub-sections."""
     contract = _contract(state)
@@ -98,7 +145,7 @@ def search_contract(query: str, state: Annotated[dict, InjectedState], k: int = 
 
 
 @tool
-def find_clauses(clause_type: str, state: Annotated[dict, InjectedState]) -> str:
+def find_clauses(clause_type: DetectableClauseType, state: Annotated[dict, InjectedState]) -> str:
     """Find the sentences that carry a clause type of the playbook (e.g. "liability_cap",
     "governing_law"), best first, each with its section, verbatim quote and offsets.
     An empty candidate list means the contract probably lacks that clause."""
@@ -107,7 +154,7 @@ def find_clauses(clause_type: str, state: Annotated[dict, InjectedState]) -> str
 
 
 @tool
-def assess_clause(clause_type: str, section: str, state: Annotated[dict, InjectedState]) -> str:
+def assess_clause(clause_type: ClauseType, section: SectionId, state: Annotated[dict, InjectedState]) -> str:
     """Assess a clause type in one section against the buyer's playbook: extracts the value
     (cap multiple, notice days, jurisdiction, who indemnifies whom ...), whom the clause binds and
     protects, and proposes a verdict (standard | fallback | deviation), severity, a rationale and
@@ -118,15 +165,15 @@ def assess_clause(clause_type: str, section: str, state: Annotated[dict, Injecte
 
 @tool
 def record_finding(
-    clause_type: str,
-    verdict: str,
-    severity: str,
+    clause_type: ClauseType,
+    verdict: Verdict,
+    severity: Severity,
     state: Annotated[dict, InjectedState],
     tool_call_id: Annotated[str, InjectedToolCallId],
-    section: str | None = None,
-    quote: str | None = None,
-    recommendation: str | None = None,
-    rationale: str | None = None,
+    section: _optional("the section holding the clause (omit for a missing or not_applicable clause)") = "",
+    quote: _optional("a verbatim quote; omit it to record the one assess_clause gives for the section") = "",
+    recommendation: _optional("omit it to record the one assess_clause wrote for this contract") = "",
+    rationale: _optional("why the verdict; omit it to record the one assess_clause wrote") = "",
 ) -> Command:
     """Record the final finding for one clause type. verdict is standard | fallback |
     deviation | missing | not_applicable; severity is high | medium | low | none. For a clause
@@ -157,3 +204,37 @@ def record_finding(
 
 
 TOOLS = [list_sections, read_section, search_contract, find_clauses, assess_clause, record_finding]
+_BY_NAME = {t.name: t for t in TOOLS}
+_LONG_ENUM = 8  # enums longer than this are spelled out only when that argument was wrong
+
+
+def _argument_help(name: str, spec: dict[str, Any], required: bool, wrong: bool) -> str:
+    enum = spec.get("enum")
+    if enum and (wrong or len(enum) <= _LONG_ENUM):
+        kind = " | ".join(str(v) for v in enum)
+    elif enum:
+        kind = f"one of {len(enum)} names"
+    else:
+        kind = str(spec.get("type", "value"))
+    return f"{name}: {kind}" + ("" if required else " (optional)")
+
+
+def tool_error_message(error: ToolInvocationError) -> str:
+    """The answer to a call whose arguments do not validate: what was wrong, and the one call
+    that fixes it (every argument with its type or allowed values). For ToolNode's
+    `handle_tool_errors`; other exceptions are not handled (they are bugs, not model slips)."""
+    tool_ = _BY_NAME.get(error.tool_name)
+    problems = [f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg', 'invalid')}"
+                for e in (error.filtered_errors or [])] or [str(error.source)]
+    wrong = {str(e.get("loc", ("",))[0]) for e in (error.filtered_errors or []) if e.get("loc")}
+    answer: dict[str, Any] = {"error": f"{error.tool_name} was called with invalid arguments: {'; '.join(problems)}"}
+    if tool_ is not None:
+        schema = tool_.tool_call_schema.model_json_schema()
+        required = set(schema.get("required", []))
+        arguments = [_argument_help(name, spec, name in required, name in wrong)
+                     for name, spec in schema.get("properties", {}).items()]
+        answer["fix"] = f"call {error.tool_name} again with " + "; ".join(arguments)
+        if "clause_type" in wrong:
+            answer["fix"] += " (clause_type exactly as written, e.g. liability_cap)"
+    answer["you_sent"] = error.tool_kwargs
+    return _json(answer)

@@ -3,6 +3,8 @@ and returns the JSON-ready dict the tool answers with. Bad arguments give {"erro
 
 from __future__ import annotations
 
+import difflib
+
 from tools.contract import Contract
 from tools.detection import advice, stance
 from tools.detection.clauses import find_candidates
@@ -27,7 +29,9 @@ MAX_SECTION_CHARS = 12_000
 def _unknown_section(contract: Contract, section: str) -> dict:
     ids = [s.id for s in contract.sections]
     shown = ", ".join(ids[:40]) + (" ..." if len(ids) > 40 else "")
-    return {"error": f"unknown section {section!r}; call list_sections. Sections: {shown}"}
+    close = difflib.get_close_matches(str(section).strip(), ids, n=3, cutoff=0.5)
+    guess = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+    return {"error": f"unknown section {section!r}; use an id exactly as list_sections gives it.{guess} Sections: {shown}"}
 
 
 def _unknown_clause_type(playbook: Playbook, clause_type: str) -> dict:
@@ -144,15 +148,21 @@ def build_finding(contract: Contract, playbook: Playbook, clause_type: str, verd
     if quote and quote.strip():
         span = locate_quote(contract, quote, where)
         if span is None:
-            return {"error": "quote not found in the contract; copy it verbatim from read_section or find_clauses"}
+            fix = (f" or omit quote to record the sentence assess_clause gives for section {where.id}"
+                   if where is not None else " or omit quote and give the section assess_clause used")
+            return {"error": f"quote not found in the contract: copy it verbatim from read_section or find_clauses,{fix}"}
     elif where is not None:
         if assessed is None:
-            return {"error": f"pass a quote: no {clause_type} sentence was found in section {where.id}"}
+            elsewhere = list(dict.fromkeys(c.section for c in find_candidates(contract, clause_type, limit=5)))[:3]
+            hint = (f"; find_clauses ranks section {', '.join(elsewhere)} first: pass that section instead"
+                    if elsewhere else "; if the contract lacks it, record verdict 'missing'")
+            return {"error": f"no {clause_type} sentence was found in section {where.id}: pass a verbatim quote{hint}"}
         span = (assessed["start"], assessed["end"])
         # the section assess_clause names for this quote (a sub-section of `where` may hold it)
         where = contract.section(assessed["section"]) or where
     else:
-        return {"error": "a finding other than 'missing' needs a section or a quote"}
+        return {"error": f"a {verdict} finding needs the section that holds the clause (the id assess_clause used) "
+                         "or a verbatim quote; if the contract lacks the clause, record verdict 'missing'"}
     start, end = span
     holder = contract.section_at(start)
     section_id = where.id if where is not None else (holder.id if holder else None)

@@ -45,7 +45,7 @@ from langchain_core.utils.pydantic import is_basemodel_subclass
 
 from agent.offline.arguments import arguments_from_request, pick_tool
 from agent.offline.extractor import extract_artifacts
-from agent.offline.planner import call_id, plan_next
+from agent.offline.planner import STEP_BUDGET, call_id, plan_next
 from agent.offline.schema import fill_schema
 from agent.offline.summarizer import summarize
 from agent.offline.transcript import REVIEW_TOOLS, read_transcript, text_of
@@ -91,6 +91,7 @@ class OfflineReviewerModel(BaseChatModel):
     max_retries: int | None = None
     streaming: bool = False
     domain: str = "supplier_contracts"  # domain of the facts the extraction mode proposes
+    max_turns: int = STEP_BUDGET  # its own limit on assistant turns (the graph has its own step budget)
 
     @property
     def _llm_type(self) -> str:
@@ -177,7 +178,7 @@ class OfflineReviewerModel(BaseChatModel):
                 return AIMessage(json.dumps(source, ensure_ascii=False))
         elif {t["function"]["name"] for t in tools} & set(REVIEW_TOOLS):  # the planner decides, whatever tool_choice says
             transcript = read_transcript(messages)
-            plan = plan_next(transcript)
+            plan = plan_next(transcript, budget=self.max_turns)
             if not plan.calls:
                 return AIMessage(self._cut(plan.text, stop))
             step = transcript.model_steps

@@ -261,15 +261,15 @@ def call_id(step: int, index: int, call: Call) -> str:
     return f"offline_{step}_{index}_{digest}"
 
 
-def plan_next(transcript: Transcript) -> Plan:
-    """The reviewer's next assistant turn for this transcript."""
+def plan_next(transcript: Transcript, *, budget: int = STEP_BUDGET) -> Plan:
+    """The reviewer's next assistant turn for this transcript (within `budget` assistant turns)."""
     progress = progress_of(transcript)
     if not progress.order:
         return Plan([], "No clause types to review: the system prompt needs a line "
                         "'Clause types to review: a, b, c'. Nothing was reviewed.")
     gave_up: dict[str, str] = {}
     calls: list[Call] = []
-    if transcript.model_steps < STEP_BUDGET:
+    if transcript.model_steps < budget:
         for name in progress.order:
             if name in gave_up:
                 continue
@@ -281,7 +281,7 @@ def plan_next(transcript: Transcript) -> Plan:
     else:
         for name in progress.order:
             if progress.types[name].finding is None:
-                gave_up.setdefault(name, f"step budget of {STEP_BUDGET} assistant turns used up")
+                gave_up.setdefault(name, f"step budget of {budget} assistant turns used up")
     unique = list({call.key(): call for call in calls}.values())
     if unique:
         return Plan(unique)

@@ -18,6 +18,13 @@ from pydantic import PrivateAttr
 from agent.errors import ModelOutputError
 
 
+def approximate_usage(messages: Sequence[BaseMessage], answer: AIMessage) -> dict[str, int]:
+    """Usage metadata from approximate token counts (no tokenizer download): what the scripted
+    stand-ins report, comparable between runs, not any provider's bill."""
+    inputs, outputs = count_tokens_approximately(list(messages)), count_tokens_approximately([answer])
+    return {"input_tokens": inputs, "output_tokens": outputs, "total_tokens": inputs + outputs}
+
+
 class ScriptedChatModel(BaseChatModel):
     """Answers with `responses` in order (str -> text answer, AIMessage -> as given).
 
@@ -66,6 +73,5 @@ class ScriptedChatModel(BaseChatModel):
         scripted = self._next()
         answer = AIMessage(scripted) if isinstance(scripted, str) else scripted.model_copy(deep=True)
         if answer.usage_metadata is None:
-            inputs, outputs = count_tokens_approximately(messages), count_tokens_approximately([answer])
-            answer.usage_metadata = {"input_tokens": inputs, "output_tokens": outputs, "total_tokens": inputs + outputs}
+            answer.usage_metadata = approximate_usage(messages, answer)
         return ChatResult(generations=[ChatGeneration(message=answer)])

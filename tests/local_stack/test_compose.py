@@ -43,7 +43,7 @@ def test_the_first_start_pulls_a_chat_and_an_embedding_model_once_ollama_is_heal
     assert 'ollama pull "$$CHAT_MODEL"' in command and 'ollama pull "$$EMBED_MODEL"' in command
     assert pull["restart"] == "no"  # a one-shot job, not a crash loop
     doc = DOC.read_text()  # the docs name the models the stack actually pulls
-    assert f"CONTRACT_AGENT_REVIEWER_MODEL=ollama:{chat}" in doc
+    assert f"CONTRACT_AGENT_MODEL=ollama:{chat}" in doc  # every role (docs/LOCAL_MODELS.md)
     assert f"CONTRACT_AGENT_EMBEDDINGS=ollama:{embed}" in doc
 
 

@@ -118,7 +118,7 @@ def test_decay_dry_run_then_real_run_per_tier(memory, capsys):
     assert code == 0 and "quiet" in out and "stale" in out and "globex" not in out
 
     code, out, _ = run(["memory", "decay", "--tenant", "default"], capsys)
-    assert code == 0 and "1 FAILED older than 7 days deleted" in " ".join(out.split())
+    assert code == 0 and "1 FAILED and 0 empty (extraction failed) older than 7 days deleted" in " ".join(out.split())
     assert [e.run_id for e in memory.episodes.list(NS)] == ["new-fail"]
     assert [e.run_id for e in memory.episodes.list(other)] == ["gx"]  # only the namespace asked for
 

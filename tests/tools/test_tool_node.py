@@ -4,14 +4,9 @@ the contract injected from state and findings appended by record_finding."""
 from __future__ import annotations
 
 import json
-import operator
-from typing import Annotated, Any, TypedDict
 
 import pytest
-from langchain_core.messages import AIMessage, AnyMessage
-from langgraph.graph import END, START, StateGraph
-from langgraph.graph.message import add_messages
-from langgraph.prebuilt import ToolNode
+from langchain_core.messages import AIMessage
 
 from tools import TOOLS
 from tools.contract import parse_contract
@@ -27,24 +22,9 @@ CONTRACT = parse_contract(
 )
 
 
-class State(TypedDict, total=False):
-    messages: Annotated[list[AnyMessage], add_messages]
-    findings: Annotated[list[dict[str, Any]], operator.add]
-    contract: dict
-
-
-@pytest.fixture(scope="module")
-def graph():
-    builder = StateGraph(State)
-    builder.add_node("tools", ToolNode(TOOLS))
-    builder.add_edge(START, "tools")
-    builder.add_edge("tools", END)
-    return builder.compile()
-
-
-def call(graph, name: str, args: dict) -> tuple[dict, list[dict]]:
+def call(graph, name: str, args: dict, contract=CONTRACT) -> tuple[dict, list[dict]]:
     message = AIMessage("", tool_calls=[{"name": name, "args": args, "id": "call-1", "type": "tool_call"}])
-    out = graph.invoke({"messages": [message], "contract": CONTRACT.model_dump(), "findings": []})
+    out = graph.invoke({"messages": [message], "contract": contract.model_dump(), "findings": []})
     return json.loads(out["messages"][-1].content), out["findings"]
 
 
@@ -118,7 +98,7 @@ def test_record_finding_by_reference_takes_the_assessed_quote_and_the_playbook_r
     nothing, findings = call(graph, "record_finding", {
         "clause_type": "insurance", "verdict": "deviation", "severity": "high", "section": "9.2",
     })
-    assert "pass a quote" in nothing["error"] and findings == []
+    assert "pass a verbatim quote" in nothing["error"] and findings == []
 
 
 def test_record_finding_missing_has_null_location(graph):
@@ -133,11 +113,11 @@ def test_record_finding_missing_has_null_location(graph):
     ("args", "error"),
     [
         ({"clause_type": "pizza", "verdict": "deviation", "severity": "high", "recommendation": "x"}, "unknown clause type"),
-        ({"clause_type": "liability_cap", "verdict": "terrible", "severity": "high", "recommendation": "x", "section": "9.2"}, "unknown verdict"),
-        ({"clause_type": "liability_cap", "verdict": "deviation", "severity": "urgent", "recommendation": "x", "section": "9.2"}, "unknown severity"),
+        ({"clause_type": "liability_cap", "verdict": "terrible", "severity": "high", "recommendation": "x", "section": "9.2"}, "verdict: Input should be 'standard', 'fallback', 'deviation', 'missing' or 'not_applicable'"),
+        ({"clause_type": "liability_cap", "verdict": "deviation", "severity": "urgent", "recommendation": "x", "section": "9.2"}, "severity: Input should be 'high', 'medium', 'low' or 'none'"),
         ({"clause_type": "liability_cap", "verdict": "deviation", "severity": "high", "recommendation": "x", "section": "77"}, "unknown section"),
         ({"clause_type": "liability_cap", "verdict": "deviation", "severity": "high", "recommendation": "x", "section": "9.2", "quote": "words that are not there"}, "quote not found"),
-        ({"clause_type": "liability_cap", "verdict": "deviation", "severity": "high", "recommendation": "x"}, "needs a section or a quote"),
+        ({"clause_type": "liability_cap", "verdict": "deviation", "severity": "high", "recommendation": "x"}, "needs the section that holds the clause"),
     ],
 )
 def test_record_finding_rejects_bad_arguments_with_an_error_message(graph, args, error):
