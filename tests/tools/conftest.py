@@ -1,7 +1,7 @@
 """The contract tools behind a ToolNode in a graph, as graphs/analyze.py runs them (the `graph` fixture)."""
 
-from __future__ import annotations
-
+# No `from __future__ import annotations` here: LangGraph evaluates State's annotations in the module
+# named "conftest", and under xdist that name may belong to another directory's conftest.
 import operator
 from typing import Annotated, Any, TypedDict
 
