@@ -26,6 +26,11 @@ lexical BM25 match, then calls `rank_hybrid`. The rules, in one place:
   Equal scores share their average rank, so identical candidates fuse to equal scores and a large
   tie earns no top vote; ties then prefer `preferred` (COMPLETED episodes), then higher cosine,
   then newer.
+* Before the fused score comes the number of *specific* query identifiers a candidate holds
+  (held by at most `rare_name_limit` rows of the namespace: a contract reference, a rare party
+  name), where a backend can count holders. A query that names one thing asks for that thing:
+  the one episode holding contract SC-0042 outranks fifty episodes of the same party and kind
+  that are nearer by cosine and share only common identifiers, whose votes fusion would add up.
 * The score reported to callers is always the cosine similarity, never the fused score.
 
 Modes "vector" and "lexical" exist to measure what fusion adds (`contract-review bench retrieval`).
@@ -194,6 +199,7 @@ class Candidate:
     lexical: float | None = None  # BM25 relevance, higher is better; None = no lexical match
     identifier_hits: int = 0  # how many of the query's identifiers this record contains
     identifier_match: bool = False  # shorthand for backends that only know "some": counts as one hit
+    specific_hits: int = 0  # how many of them are specific: held by few rows (`rare_name_limit`)
     distinctive: bool = False  # holds a query word few candidates hold (see `distinctive_words`)
     preferred: bool = False  # e.g. a COMPLETED episode: wins ties
     recency: float = 0.0  # e.g. created_at as a timestamp: newer wins remaining ties
@@ -278,5 +284,5 @@ def rank_hybrid(
         ranking.sort(key=lambda pair: -pair[1])
         for (c, _), rank in zip(ranking, _ranks([score for _, score in ranking]), strict=True):
             fused[id(c)] += 1.0 / (RRF_K + rank)
-    passed.sort(key=lambda c: (-round(fused[id(c)], 9), not c.preferred, -c.cosine, -c.recency))
+    passed.sort(key=lambda c: (-c.specific_hits, -round(fused[id(c)], 9), not c.preferred, -c.cosine, -c.recency))
     return passed[:k]

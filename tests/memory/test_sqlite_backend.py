@@ -166,3 +166,41 @@ def _query(text: str = "zzz", vector: list[float] | None = None) -> VectorQuery:
     return VectorQuery(text=text, vector=vector or [1.0, 0.0], embedding_model="m", k=3, min_score=0.5, now=NOW)
 
 
+
+
+
+
+@pytest.mark.parametrize("url_options", ["", "?vector_index=exact"])
+def test_a_query_naming_one_contract_gets_that_episode_first_among_many_alike(tmp_path, url_options):
+    """Issue 18, found by `bench bootstrap` at 100k: a query naming one contract reference wants
+    that episode, even when siblings (same party, same kind) are nearer by cosine and many other
+    episodes share the kind or half the party's name. Fusion added up the siblings' votes (each
+    near in all three rankings) and served three siblings instead of the named contract."""
+    from tests.conformance.support import vec
+
+    memory = open_memory(f"sqlite:///{tmp_path / 'memory.sqlite'}{url_options}")
+    rng = random.Random(11)
+    clauses = ["liability_cap", "payment_terms", "auto_renewal", "warranty", "governing_law", "insurance"]
+    prefixes = ["North", "Blue", "Iron", "Silver", "Harbor", "Summit", "Cedar", "Granite", "Pioneer", "Falcon"]
+    suffixes = ["field", "gate", "stone", "bridge", "line", "point", "crest", "ridge", "view", "wood"]
+
+    def add(run_id: str, party: str, ref: str, cosine: float) -> None:
+        findings = [f"{c} in section {rng.randint(2, 24)}.{rng.randint(1, 9)}" for c in rng.sample(clauses, 3)]
+        memory.episodes.add(NS, Episode(
+            run_id=run_id, task_type="review", task_summary=f"Review the {party} SaaS subscription {ref}",
+            outcome=Outcome.COMPLETED, key_findings=findings, created_at=NOW - timedelta(hours=len(run_id)),
+            expires_at=NOW + timedelta(days=30), embedding_model="m"), vec(cosine, 1 + rng.randrange(7)))
+
+    def ref() -> str:
+        return f"SC-{rng.randrange(10**8):08d}"
+
+    for i in range(15):
+        add(f"sibling-{i}", "Maplewind Components", ref(), rng.uniform(0.40, 0.52))
+    for i, kind in enumerate(["Components"] * 70 + ["Logistics"] * 100):
+        add(f"other-{i}", f"{rng.choice(prefixes)}{rng.choice(suffixes)} {kind}", ref(), rng.uniform(0.30, 0.50))
+    add("named", "Maplewind Components", "SC-00057741", 0.42)
+    text = "SC-00057741: new SaaS subscription sent by Maplewind Components"
+    hits = memory.episodes.search(NS, VectorQuery(text=text, vector=vec(1.0), embedding_model="m", k=3,
+                                                  min_score=0.25, now=NOW, vector_alone=0.4))
+    memory.close()
+    assert [h.item.run_id for h in hits][0] == "named"

@@ -107,12 +107,12 @@ class HybridIndex:
         else:
             rows = self._nearest_live(conn, key, vector, query, pool)
             if query.mode == "hybrid":
-                extra = self._sharing_identifiers(conn, scope, query_idents, pool)
+                extra, specific = self._sharing_identifiers(conn, scope, key, query_idents, pool)
                 distinctive = self._distinctive_rows(conn, scope, key, terms)
                 rows.update(self._rows(conn, key, [i for i in extra | distinctive if i not in rows], vector, query))
                 for row_id in distinctive & rows.keys():
                     rows[row_id].distinctive = True
-                self._score_lexically(conn, rows, terms, query_idents)
+                self._score_lexically(conn, rows, terms, query_idents, specific)
         ranked_rows = rank_hybrid(rows.values(), min_score=query.min_score, k=query.k, mode=query.mode,
                                   vector_alone=query.vector_alone, query_names=bool(query_idents))
         return [(int(c.key), c.cosine) for c in ranked_rows]
@@ -177,19 +177,27 @@ class HybridIndex:
             f"ORDER BY bm25({fts}, {weights}) LIMIT ?", (match, limit)).fetchall()
         return [(int(r[0]), float(r[1])) for r in rows]
 
-    def _sharing_identifiers(self, conn: sqlite3.Connection, scope: str, idents: set[str], limit: int) -> set[int]:
-        """Rows sharing the query's identifiers: the newest `limit` holding all of them, and the
-        newest `limit` holding each one. Newest-first stops early in FTS5 (rowid order), where
-        ranking every holder of a common name by BM25 would not."""
+    def _sharing_identifiers(self, conn: sqlite3.Connection, scope: str, key: IndexKey, idents: set[str],
+                             limit: int) -> tuple[set[int], set[str]]:
+        """Rows sharing the query's identifiers (the newest `limit` holding all of them, and the
+        newest `limit` holding each one: newest-first stops early in FTS5, in rowid order, where
+        ranking every holder of a common name by BM25 would not), and which of the identifiers
+        are specific: held by at most `rare_name_limit` rows of the namespace, all of them found."""
         fts = self._spec.fts
+        rare = rare_name_limit(self._vectors.size(conn, key))
         groups = [sorted(idents)] if len(idents) > 1 else []
         groups += [[ident] for ident in sorted(idents)[:8]]
         rows: set[int] = set()
+        specific: set[str] = set()
         for group in groups:
             match = f'scope : "{scope}" AND ' + " AND ".join(f'idents : "{ident}"' for ident in group)
-            rows.update(r[0] for r in conn.execute(
-                f"SELECT rowid FROM {fts} WHERE {fts} MATCH ? ORDER BY rowid DESC LIMIT ?", (match, limit)))
-        return rows
+            found = [r[0] for r in conn.execute(
+                f"SELECT rowid FROM {fts} WHERE {fts} MATCH ? ORDER BY rowid DESC LIMIT ?",
+                (match, max(limit, rare + 1)))]
+            rows.update(found[:limit])
+            if len(group) == 1 and 0 < len(found) <= rare:
+                specific.add(group[0])
+        return rows, specific
 
     def _rare_names(self, conn: sqlite3.Connection, scope: str, key: IndexKey, names: set[str]) -> set[str]:
         """The tentative names (sentence-initial capitalised words) that identify something here:
@@ -220,7 +228,7 @@ class HybridIndex:
         return rows
 
     def _score_lexically(self, conn: sqlite3.Connection, rows: dict[int, Candidate], terms: list[str],
-                         query_idents: set[str]) -> None:
+                         query_idents: set[str], specific: set[str]) -> None:
         """FTS5 BM25 of the candidates against the query, with term statistics over the candidate
         pool (an in-memory FTS5 table of this connection): they re-rank what the vectors, the
         identifiers and the rare words found, and stay cheap at any namespace size."""
@@ -247,7 +255,9 @@ class HybridIndex:
         for row_id, relevance, held in scored:
             candidate = rows[int(row_id)]
             candidate.lexical = relevance if relevance > 0 and math.isfinite(relevance) else None
-            candidate.identifier_hits = len(query_idents & set(held.split()))
+            held_idents = set(held.split())
+            candidate.identifier_hits = len(query_idents & held_idents)
+            candidate.specific_hits = len(specific & held_idents)
 
 
 def index_text(conn: sqlite3.Connection, fts: str, row_id: int, scope: str, text: str) -> None:
