@@ -159,7 +159,7 @@ def faiss_hnsw(vectors, queries, truth, folder):
 
     faiss.omp_set_num_threads(2)
     index = faiss.IndexIDMap2(faiss.IndexHNSWFlat(vectors.shape[1], 16, faiss.METRIC_INNER_PRODUCT))
-    index.index.hnsw.efConstruction = 128
+    faiss.downcast_index(index.index).hnsw.efConstruction = 128
     start = time.perf_counter()
     index.add_with_ids(vectors, np.arange(len(vectors), dtype=np.int64))
     built = time.perf_counter() - start
