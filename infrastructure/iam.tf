@@ -1,6 +1,7 @@
 # Tenant roles: one per tenant, assumed by the application when it serves that tenant. Each can
 # touch only its own partitions (dynamodb:LeadingKeys = "<tenant>" or "<tenant>/*"; ids cannot
-# contain '/', so tenant "a" never matches tenant "ab") and its own S3 prefix. No Scan is
+# contain '/', so tenant "a" never matches tenant "ab"), its own S3 prefix and its own S3 Vectors
+# indexes (named after a hash of the tenant, vectors.tf). No Scan is
 # granted: a Scan carries no leading key and would escape the condition.
 #
 # Known limit: Bedrock `Retrieve` has no per-tenant condition key. A tenant role may call it on
@@ -52,6 +53,29 @@ data "aws_iam_policy_document" "tenant" {
   }
 
   statement {
+    sid = "OwnVectorIndexesOnly"
+    actions = [
+      "s3vectors:CreateIndex",
+      "s3vectors:GetIndex",
+      "s3vectors:DeleteIndex",
+      "s3vectors:PutVectors",
+      "s3vectors:GetVectors",
+      "s3vectors:DeleteVectors",
+      "s3vectors:QueryVectors",
+    ]
+    # the tenant part of every index name the application derives (vectors.tf), for each kind
+    resources = [for kind in ["ep", "fa"] : "${local.vector_index_arn}/${local.vector_index_slug}-${kind}-${substr(sha256(each.value), 0, 12)}-*"]
+  }
+
+  statement {
+    # ListIndexes is granted on the bucket (it has no per-index resource); names carry only a
+    # hash of each tenant, and every read or write of vectors stays confined above
+    sid       = "FindOwnVectorIndexes"
+    actions   = ["s3vectors:ListIndexes", "s3vectors:GetVectorBucket"]
+    resources = [aws_s3vectors_vector_bucket.memory.vector_bucket_arn]
+  }
+
+  statement {
     sid       = "SearchAndSyncTheKnowledgeBase"
     actions   = ["bedrock:Retrieve", "bedrock:StartIngestionJob", "bedrock:GetIngestionJob"]
     resources = [aws_bedrockagent_knowledge_base.facts.arn]
@@ -76,7 +100,7 @@ data "aws_iam_policy_document" "tenant" {
     condition {
       test     = "StringEquals"
       variable = "kms:ViaService"
-      values   = ["dynamodb.${var.region}.amazonaws.com", "s3.${var.region}.amazonaws.com"]
+      values   = ["dynamodb.${var.region}.amazonaws.com", "s3.${var.region}.amazonaws.com", "s3vectors.${var.region}.amazonaws.com"]
     }
   }
 }

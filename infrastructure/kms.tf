@@ -21,6 +21,20 @@ resource "aws_kms_key" "memory" {
         Resource  = "*" # in a key policy "*" means this key
       },
       {
+        # S3 Vectors maintains KMS-encrypted indexes in the background under its own principal;
+        # without this grant it refuses the writes ("Insufficient access to perform asynchronous
+        # indexing"). Confined to this account's vector buckets.
+        Sid       = "S3VectorsIndexesTheVectorBuckets"
+        Effect    = "Allow"
+        Principal = { Service = "indexing.s3vectors.amazonaws.com" }
+        Action    = ["kms:Decrypt"]
+        Resource  = "*"
+        Condition = {
+          StringEquals = { "aws:SourceAccount" = data.aws_caller_identity.current.account_id }
+          ArnLike      = { "aws:SourceArn" = "arn:${data.aws_partition.current.partition}:s3vectors:${var.region}:${data.aws_caller_identity.current.account_id}:bucket/*" }
+        }
+      },
+      {
         Sid       = "CloudWatchLogsUseTheKeyForTheDecayLogs"
         Effect    = "Allow"
         Principal = { Service = "logs.${var.region}.amazonaws.com" }

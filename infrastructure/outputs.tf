@@ -1,8 +1,8 @@
 # What the application needs: paste memory_url into CONTRACT_AGENT_MEMORY_URL.
 
 output "memory_url" {
-  description = "The memory URL for CONTRACT_AGENT_MEMORY_URL (tables, bucket, Knowledge Base, its embedding model)."
-  value       = "aws://?region=${var.region}&table_prefix=${var.table_prefix}&bucket=${aws_s3_bucket.facts.id}&facts_prefix=${var.facts_prefix}&kb_id=${aws_bedrockagent_knowledge_base.facts.id}&data_source_id=${aws_bedrockagent_data_source.facts.data_source_id}&kb_embedding_model=${var.embedding_model_id}"
+  description = "The memory URL for CONTRACT_AGENT_MEMORY_URL (tables, bucket, Knowledge Base, its embedding model, vector bucket)."
+  value       = "aws://?region=${var.region}&table_prefix=${var.table_prefix}&bucket=${aws_s3_bucket.facts.id}&facts_prefix=${var.facts_prefix}&kb_id=${aws_bedrockagent_knowledge_base.facts.id}&data_source_id=${aws_bedrockagent_data_source.facts.data_source_id}&kb_embedding_model=${var.embedding_model_id}&vector_bucket=${aws_s3vectors_vector_bucket.memory.vector_bucket_name}"
 }
 
 output "table_names" {
@@ -19,6 +19,11 @@ output "table_names" {
 output "bucket" {
   description = "S3 bucket of the fact documents and their .metadata.json sidecars."
   value       = aws_s3_bucket.facts.id
+}
+
+output "vector_bucket" {
+  description = "S3 Vectors bucket of the episode and fact indexes, one per tenant and model (memory URL vector_bucket)."
+  value       = aws_s3vectors_vector_bucket.memory.vector_bucket_name
 }
 
 output "knowledge_base_id" {

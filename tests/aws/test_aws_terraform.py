@@ -1,7 +1,9 @@
 """The Terraform in infrastructure/ matches the code's table layout and passes checkov.
 
-No terraform binary can run here, so the .tf files are parsed (python-hcl2) and compared with
-memory/backends/aws/schema.py, and checkov scans them statically. checkov pins an old boto3
+The AWS provider cannot be installed here, so the .tf files are parsed (python-hcl2) and compared
+with memory/backends/aws/schema.py, and checkov scans them statically; expressions that must agree
+with the code (the vector index names a tenant role may reach) are evaluated by `terraform
+console`, which needs no provider, when a terraform binary is on PATH. checkov pins an old boto3
 (==1.35.x) that conflicts with the project's, so it runs from its own tool venv under
 .venv-tools/checkov, created on first use.
 """
@@ -10,8 +12,10 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -181,3 +185,51 @@ def test_checkov_finds_no_failed_check():
     assert report["summary"]["passed"] > 100  # it really scanned the resources
     for skipped in report["results"]["skipped_checks"]:  # every skip says why
         assert len(skipped["check_result"].get("suppress_comment", "")) > 20, skipped["check_id"]
+
+
+def _terraform_eval(expression: str) -> Any:
+    """Evaluate one HCL expression with `terraform console` (no providers, no state)."""
+    terraform = shutil.which("terraform")
+    if terraform is None:
+        pytest.skip("terraform is not on PATH")
+    with tempfile.TemporaryDirectory() as folder:
+        done = subprocess.run([terraform, "console"], input=expression, capture_output=True, text=True, cwd=folder,
+                              env={**os.environ, "TF_CLI_CONFIG_FILE": os.devnull}, timeout=60, check=True)
+    return json.loads(done.stdout.strip().replace(",\n]", "\n]"))
+
+
+def test_tenant_roles_reach_only_their_own_vector_indexes():
+    """The index names the backend derives (memory.backends.aws.vectors.index_name) fall under the
+    tenant's IAM resources, as Terraform computes them, and no other tenant's do."""
+    from fnmatch import fnmatchcase
+
+    from memory.backends.aws.vectors import EPISODES, FACTS, index_name, slug
+
+    locals_ = {k: v for block in _unquote(hcl2.loads((INFRA / "vectors.tf").read_text()))["locals"]
+               for k, v in block.items()}
+    policy = _unquote(hcl2.loads((INFRA / "iam.tf").read_text()))["data"]
+    tenant = next(b["aws_iam_policy_document"]["tenant"] for b in policy if "tenant" in b.get("aws_iam_policy_document", {}))
+    statement = next(s for s in tenant["statement"] if s["sid"] == "OwnVectorIndexesOnly")
+    assert "s3vectors:QueryVectors" in statement["actions"] and "s3vectors:PutVectors" in statement["actions"]
+    resources = statement["resources"]
+    assert isinstance(resources, str) and resources.startswith("${") and resources.endswith("}")
+    for prefix in ["cma", "Legal_Team.prod", "--x--", "a-very-long-table-prefix-for-testing"]:
+        raw = _terraform_eval(locals_["vector_slug_raw"][2:-1].replace("var.table_prefix", json.dumps(prefix)))
+        assert (raw or "cma") == slug(prefix)
+        for own, other in [("acme", "acme2"), ("globex", "acme")]:
+            patterns = _terraform_eval(resources[2:-1].replace("local.vector_index_arn", '"ARN"')
+                                       .replace("local.vector_index_slug", json.dumps(slug(prefix)))
+                                       .replace("each.value", json.dumps(own)))
+            for kind in (EPISODES, FACTS):
+                for model in ("amazon.titan-embed-text-v2:0", "wordllama-l2-supercat-256"):
+                    assert any(fnmatchcase(f"ARN/{index_name(prefix, kind, own, model)}", p) for p in patterns)
+                    assert not any(fnmatchcase(f"ARN/{index_name(prefix, kind, other, model)}", p) for p in patterns)
+
+
+def test_vector_bucket_is_encrypted_with_the_memory_key_and_the_indexing_service_may_use_it():
+    resources = _resources()
+    bucket = resources["aws_s3vectors_vector_bucket"]["memory"]
+    assert bucket["encryption_configuration"] == [{"sse_type": "aws:kms", "kms_key_arn": "${aws_kms_key.memory.arn}"}]
+    policy = (INFRA / "kms.tf").read_text()
+    assert 'Principal = { Service = "indexing.s3vectors.amazonaws.com" }' in policy
+    assert '"aws:SourceAccount" = data.aws_caller_identity.current.account_id' in policy

@@ -43,14 +43,15 @@ def _variable_defaults() -> dict[str, object]:
             for name, body in block.items()}
 
 
-def terraform_memory_url(bucket: str) -> str:
+def terraform_memory_url(bucket: str, vector_bucket: str) -> str:
     """outputs.tf's memory_url with every `${...}` filled in as `terraform apply` would."""
     parsed = hcl2.loads((INFRA / "outputs.tf").read_text())
     template = next(_unquote(body["value"]) for block in parsed["output"] for name, body in block.items()
                     if _unquote(name) == "memory_url")
     values = {f"var.{name}": value for name, value in _variable_defaults().items()}
     values.update({"aws_s3_bucket.facts.id": bucket, "aws_bedrockagent_knowledge_base.facts.id": KB_ID,
-                   "aws_bedrockagent_data_source.facts.data_source_id": DS_ID, "var.region": REGION})
+                   "aws_bedrockagent_data_source.facts.data_source_id": DS_ID, "var.region": REGION,
+                   "aws_s3vectors_vector_bucket.memory.vector_bucket_name": vector_bucket})
 
     def fill(match: re.Match[str]) -> str:
         if match.group(1) not in values:
@@ -77,13 +78,15 @@ def _titan_embeddings(model_id: str):
 def test_the_url_terraform_prints_searches_the_knowledge_base(aws):
     from memory import semantic
 
-    bucket = "tf-memory-facts"
+    bucket, vector_bucket = "tf-memory-facts", "tf-memory-vectors"
     aws["s3"].create_bucket(Bucket=bucket)
-    url = terraform_memory_url(bucket)
+    aws["s3vectors"].create_vector_bucket(vectorBucketName=vector_bucket)
+    url = terraform_memory_url(bucket, vector_bucket)
     config_prefix = _variable_defaults()["table_prefix"]
     schema.create_tables(aws["dynamodb"], str(config_prefix))
     memory = open_aws_memory(url, clients=aws)
     assert memory.config.kb_id == KB_ID and memory.config.bucket == bucket
+    assert memory.config.vector_bucket == vector_bucket  # episodes are searched in S3 Vectors
 
     model_id = str(_variable_defaults()["embedding_model_id"])
     embeddings, embed_stub = _titan_embeddings(model_id)
