@@ -18,6 +18,7 @@ from rich.table import Table
 from agent.errors import ConfigurationError
 from agent.progress import track
 from bench import (
+    aws_bootstrap,
     bootstrap,
     compression,
     cuad,
@@ -31,8 +32,9 @@ from bench import (
 from bench.common import write_result
 
 NAMES = ("improvement", "bootstrap", "retrieval", "compression", "writepath", "cuad", "startup", "realistic")
-# Run on their own only, never by `bench all`: firstrun installs a whole environment from a fresh clone.
-ALONE = ("firstrun",)
+# Run on their own only, never by `bench all`: firstrun installs a whole environment from a fresh clone;
+# aws loads 100k episodes into moto (about ten minutes).
+ALONE = ("firstrun", "aws")
 SIZES: dict[str, dict[str, dict[str, Any]]] = {
     "full": {
         "improvement": {},
@@ -44,6 +46,7 @@ SIZES: dict[str, dict[str, dict[str, Any]]] = {
         "startup": {"own": bootstrap.FULL_SIZES[-1], "facts": 10_000, "runs": 5},
         "firstrun": {},
         "realistic": {"seeds": (0, 1, 2)},
+        "aws": {"sizes": aws_bootstrap.FULL_SIZES, "n_queries": 20},
     },
     # `contract-review bench bootstrap --size 1m`: 100k and 1M own episodes, cold start at both
     "1m": {
@@ -59,6 +62,7 @@ SIZES: dict[str, dict[str, dict[str, Any]]] = {
         "startup": {"own": 120, "facts": 30, "runs": 1},
         "firstrun": {},
         "realistic": {"seeds": (0,), "contracts": 1, "sequence": 3},
+        "aws": {"sizes": (30, 90), "n_queries": 2, "partition_max": 90, "facts": 10},
     },
 }
 
@@ -187,6 +191,14 @@ def render(name: str, result: dict[str, Any]) -> list[Table]:
         return [_table("6. Real filings (CUAD)", ["figure", "value"], rows)]
     if name == "startup":
         return _startup_tables(result)
+    if name == "aws":
+        rows = [[r["setup"], f"{r['episodes']:,}", f"{r['requests_total']:.1f}",
+                 ", ".join(f"{op.split(':')[1]} {n:g}" for op, n in r["requests_per_bootstrap"].items()),
+                 f"{r['bytes_total']:,}", f"{r['named_episode_found_at_3']:.2f}"] for r in result["sizes"]]
+        return [_table("AWS bootstrap cost per history size (moto; QueryVectors in process): per bootstrap, "
+                       f"requests flat: {'yes' if result['requests_flat'] else 'NO'}",
+                       ["set-up", "episodes", "requests", "by operation", "bytes read", "named episode found"],
+                       rows)]
     if name == "firstrun":
         m = result["milestones_s"]
         rows = [["pip install of the runtime dependencies", f"{result['install_s']:.0f} s"],
@@ -257,6 +269,8 @@ def _runner(name: str, data: Path, params: dict[str, Any], log: Callable[[str], 
         return firstrun.run(log=log, **params)
     if name == "realistic":
         return realistic.run(**params)
+    if name == "aws":
+        return aws_bootstrap.run(log=log, **params)
     raise ConfigurationError(f"unknown benchmark {name!r}: choose from {', '.join(NAMES)}")
 
 

@@ -120,6 +120,17 @@ def bench_startup(out: Out = DEFAULT_OUT, data: Data = None, size: Size = "full"
     _one("startup", out, data, size)
 
 
+@bench_app.command("aws")
+def bench_aws(out: Out = DEFAULT_OUT, size: Size = "full") -> None:
+    """AWS bootstrap cost at 1k / 10k / 100k episodes on moto: requests per operation and bytes
+    read per bootstrap (botocore event hooks), S3 Vectors top-k vs the partition read. Not part
+    of `bench all` (loading 100k episodes into moto takes minutes).
+
+    Example: contract-review bench aws
+    """
+    _one("aws", out, None, size)
+
+
 @bench_app.command("firstrun")
 def bench_firstrun(out: Out = DEFAULT_OUT) -> None:
     """A fresh clone of the committed HEAD, then `make demo` in it: install time, time to the

@@ -301,3 +301,20 @@ def test_realistic_drives_the_graph_with_the_slipping_stand_in(tmp_path):
     assert summary["memory_runs"] == summary["episodes_written"] == 3 and summary["extraction"]["failed"] == 0
     assert summary["facts_after_3_runs"][0] >= 1 and summary["third_northwind_tool_ratio"][0] < 0.6
     assert doc["cold"][0]["stand_in_calls"] > 40  # one or two tool calls per turn
+
+
+def test_aws_bootstrap_requests_and_bytes_stay_flat_with_s3_vectors(tmp_path):
+    """Issue 18: an AWS bootstrap read the tenant's whole partition (bytes grew with history).
+    With a vector bucket the requests per bootstrap do not depend on the history's size and
+    read fewer bytes than the partition read, which grows."""
+    out = tmp_path / "out"
+    suite.run_benchmark("aws", out=out, data=tmp_path / "data", size="tiny")
+    doc = _json(out, "aws")
+    by = {(r["setup"], r["episodes"]): r for r in doc["sizes"]}
+    small, large = by[("S3 Vectors top-k", 30)], by[("S3 Vectors top-k", 90)]
+    assert doc["requests_flat"] and small["requests_total"] == large["requests_total"]
+    assert large["requests_per_bootstrap"]["s3vectors:QueryVectors"] >= 2  # episodes and facts
+    assert "dynamodb:Query" not in large["requests_per_bootstrap"] or \
+        large["requests_per_bootstrap"]["dynamodb:Query"] <= 1  # the procedure lookup only
+    scan_small, scan_large = by[("partition read (no vector bucket)", 30)], by[("partition read (no vector bucket)", 90)]
+    assert scan_large["bytes_total"] > 2 * scan_small["bytes_total"] and large["bytes_total"] < scan_large["bytes_total"]

@@ -52,7 +52,9 @@ class DynamoEpisodeStore:
     def _key(self, ns: Namespace, run_id: str) -> dict[str, Any]:
         return serialize({schema.PK: schema.agent_partition(ns), schema.SK: run_id})
 
-    def add(self, ns: Namespace, episode: Episode, vector: Sequence[float]) -> bool:
+    @staticmethod
+    def item(ns: Namespace, episode: Episode, vector: Sequence[float]) -> dict[str, Any]:
+        """The table item of one episode, as plain values (`add` writes it; a bulk loader may)."""
         values = to_plain_values(episode.model_dump(mode="json"))
         values.update(
             {
@@ -64,6 +66,10 @@ class DynamoEpisodeStore:
                 "vector": pack_vector(vector),
             }
         )
+        return values
+
+    def add(self, ns: Namespace, episode: Episode, vector: Sequence[float]) -> bool:
+        values = self.item(ns, episode, vector)
         with aws_errors(f"store episode {episode.run_id!r}"):
             if not put_if_absent(self._db, self._table, values, key_attribute=schema.PK):
                 return False
