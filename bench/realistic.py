@@ -1,11 +1,11 @@
-"""Benchmark 7: the whole graph driven by the realistic stand-in (agent.offline.realistic).
+"""Benchmark 9: the whole graph driven by the realistic stand-in (agent.offline.realistic).
 
 The other benchmarks use the offline reviewer, which never slips. This one uses the scripted model
 that behaves like a small real model (one or two tool calls per turn, argument slips, prose
 turns, a refusal, prose-wrapped JSON), to show what the graph makes of such a model:
 
 * every sample contract reviewed with memory off, for each seed: outcome, findings, planted
-  deviations found (labelled `deviation` or `missing` in sample_contracts/expected_findings.json),
+  deviations found (labelled `deviation` or `missing` in sample_contracts/*expected_findings.json),
   beside what the offline reviewer finds on the same contract (the tools' own misses are not the
   model's), tool calls, model turns, nudges after prose turns, tool errors answered;
 * the Northwind contracts in sequence on a fresh data folder with memory on: how each run's
@@ -15,7 +15,6 @@ turns, a refusal, prose-wrapped JSON), to show what the graph makes of such a mo
 
 from __future__ import annotations
 
-import json
 import tempfile
 import time
 from pathlib import Path
@@ -31,16 +30,19 @@ def planted(expected: list[dict[str, str]]) -> set[tuple[str, str]]:
     return {(e["clause_type"], e["verdict"]) for e in expected if e["verdict"] in ("deviation", "missing")}
 
 
-def _labels() -> dict[str, list[dict[str, str]]]:
-    return {e["contract"]: e["expected"] for e in json.loads((SAMPLES / "expected_findings.json").read_text())}
+def labels() -> dict[str, list[dict[str, str]]]:
+    """Contract stem -> its expected findings, from every family's `*expected_findings.json`."""
+    from bench.sequences import expected_rows
+
+    return {name: row["expected"] for name, row in expected_rows().items()}
 
 
-def _review(reviewer: Any, path: Path, labels: list[dict[str, str]], run_id: str) -> dict[str, Any]:
+def _review(reviewer: Any, path: Path, expected: list[dict[str, str]], run_id: str) -> dict[str, Any]:
     start = time.perf_counter()
     report = reviewer.review_path(path, thread_id=run_id)
     seconds = time.perf_counter() - start
     found = {(f["clause_type"], f["verdict"]) for f in report["findings"]}
-    wanted = planted(labels)
+    wanted = planted(expected)
     memory = report.get("memory") or {}
     return {
         "contract": path.stem, "outcome": report["outcome"], "findings": len(report["findings"]),
@@ -62,7 +64,7 @@ def run(*, seeds: tuple[int, ...] = (0, 1, 2), contracts: int | None = None, seq
     from graphs.context import forget_cached
     from graphs.runner import Reviewer, open_checkpointer
 
-    labels = _labels()
+    expected = labels()
     paths = sorted(SAMPLES.glob("*.pdf"))[:contracts]
     northwind = sorted(SAMPLES.glob("northwind_msa_*.pdf"))[:sequence]
     with tempfile.TemporaryDirectory(prefix="bench-realistic-") as scratch:
@@ -70,7 +72,7 @@ def run(*, seeds: tuple[int, ...] = (0, 1, 2), contracts: int | None = None, seq
         baseline = Settings(home=root / "offline")
         with open_checkpointer(baseline) as saver:
             offline = Reviewer(baseline, saver, use_memory=False)
-            by_offline = {p.stem: _review(offline, p, labels[p.stem], f"offline-{p.stem}")["planted_found"] for p in paths}
+            by_offline = {p.stem: _review(offline, p, expected[p.stem], f"offline-{p.stem}")["planted_found"] for p in paths}
         cold: list[dict[str, Any]] = []
         sequences: list[dict[str, Any]] = []
         for seed in seeds:
@@ -79,12 +81,12 @@ def run(*, seeds: tuple[int, ...] = (0, 1, 2), contracts: int | None = None, seq
             with open_checkpointer(settings) as saver:
                 off = Reviewer(settings, saver, use_memory=False)
                 cold += [{"seed": seed, "offline_found": by_offline[p.stem],
-                          **_review(off, p, labels[p.stem], f"off-{seed}-{p.stem}")} for p in paths]
+                          **_review(off, p, expected[p.stem], f"off-{seed}-{p.stem}")} for p in paths]
                 on = Reviewer(settings, saver)
-                runs = [{"seed": seed, **_review(on, p, labels[p.stem], f"on-{seed}-{p.stem}")} for p in northwind]
+                runs = [{"seed": seed, **_review(on, p, expected[p.stem], f"on-{seed}-{p.stem}")} for p in northwind]
                 third = None
                 if len(northwind) >= 3:
-                    baseline = _review(off, northwind[2], labels[northwind[2].stem], f"third-off-{seed}")
+                    baseline = _review(off, northwind[2], expected[northwind[2].stem], f"third-off-{seed}")
                     third = {"on": runs[2]["tool_calls"], "off": baseline["tool_calls"],
                              "ratio": round(runs[2]["tool_calls"] / baseline["tool_calls"], 3)}
                 sequences.append({"seed": seed, "runs": runs, "third_tool_calls": third,

@@ -318,3 +318,12 @@ def test_aws_bootstrap_requests_and_bytes_stay_flat_with_s3_vectors(tmp_path):
         large["requests_per_bootstrap"]["dynamodb:Query"] <= 1  # the procedure lookup only
     scan_small, scan_large = by[("partition read (no vector bucket)", 30)], by[("partition read (no vector bucket)", 90)]
     assert scan_large["bytes_total"] > 2 * scan_small["bytes_total"] and large["bytes_total"] < scan_large["bytes_total"]
+
+
+def test_realistic_knows_the_planted_deviations_of_every_sample_contract():
+    """Every family's labels (kestrel's live in their own file), so `bench realistic` at full size runs."""
+    from bench import realistic
+
+    labels = realistic.labels()
+    assert {p.stem for p in realistic.SAMPLES.glob("*.pdf")} <= set(labels)
+    assert all(isinstance(row, list) and row for row in labels.values())
