@@ -26,6 +26,12 @@ KEY_FINDING = re.compile(
 ABSENT = ("missing", "not_applicable")
 
 
+def heading_key(title: str) -> str:
+    """A heading compared loosely (case, punctuation and spacing aside): how a remembered clause
+    is found again under a new number."""
+    return " ".join(re.findall(r"[a-z0-9]+", title.lower()))
+
+
 def _refs(numbers: list[int]) -> str:
     return "[" + ",".join(str(n) for n in numbers) + "]"
 

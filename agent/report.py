@@ -5,7 +5,9 @@ Report fields: `contract`, `run_id`, `outcome` (what the run did: COMPLETED only
 clause type has a finding), `incomplete` (null, or why the review stopped short and which clause
 types have no finding), `parties` (the buyer we review for and the supplier, with how they were
 identified), `findings` (the finding dicts of docs/ARCHITECTURE.md: each with its citation, whom
-it binds and protects, rationale and recommendation), `usage` (tool calls, language-model calls,
+it binds and protects, rationale and recommendation, and `memory`: what the retrieved episodes
+remembered of its clause type, whether that pointed to the finding's place and whether the
+current text confirmed it, see agent/provenance.py), `usage` (tool calls, language-model calls,
 stand-in calls, tokens: input tokens include cached input; cache reads and writes also on their
 own), `memory` (`episodes`, `facts`, `procedure`, `writes`: what was retrieved for the run and
 what it stored, and `extraction`: how the run was distilled for memory, with any failure),
@@ -19,8 +21,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from agent import provenance
 from memory.records import Outcome
-from tools.playbook import load_playbook
+from tools.contract import Contract
+from tools.playbook import Playbook, load_playbook
 
 SEVERITY_ORDER = {"high": 0, "medium": 1, "low": 2, "none": 3}
 VERDICT_ORDER = {"deviation": 0, "missing": 1, "fallback": 2, "standard": 3, "not_applicable": 4}
@@ -56,8 +60,18 @@ def run_outcome(state: dict[str, Any], findings: list[dict[str, Any]]) -> str:
     return str(state.get("outcome_hint") or coverage_outcome(findings))
 
 
+def _playbook(state: dict[str, Any]) -> Playbook:
+    raw = state.get("playbook")
+    if raw:
+        return raw if isinstance(raw, Playbook) else Playbook.model_validate(raw)
+    return load_playbook()
+
+
 def build_report(state: dict[str, Any]) -> dict[str, Any]:
-    findings = final_findings(state.get("findings") or [])
+    raw_contract = state.get("contract") or {}
+    contract = Contract.model_validate(raw_contract) if raw_contract.get("text") else None
+    findings = provenance.annotate(final_findings(state.get("findings") or []),
+                                   [e["item"] for e in state.get("episodes") or []], contract, _playbook(state))
     outcome = run_outcome(state, findings)
     usage = {k: int((state.get("usage") or {}).get(k, 0)) for k in USAGE_FIELDS}
     covered = {f["clause_type"] for f in findings}
@@ -236,6 +250,8 @@ def render_markdown(report: dict[str, Any]) -> str:
             detail.append(f"- The clause {stance}.")
         if f.get("rationale"):
             detail.append(f"- Why: {f['rationale']}")
+        if provenance.memory_note(f):
+            detail.append(f"- {provenance.memory_note(f)}")
         lines += ["", *detail, ""]
     settled = [f for f in findings if f["verdict"] in ("standard", "not_applicable")]
     if settled:

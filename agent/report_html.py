@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from html import escape
 from typing import Any
 
+from agent.provenance import memory_note
 from agent.report import SEVERITY_ORDER, VERDICT_ORDER, parties_line, usage_line, who
 from tools.playbook import Playbook, load_playbook
 
@@ -172,6 +173,9 @@ def _finding(finding: dict[str, Any], sections: dict[str, Any], playbook: Playbo
     if standard and verdict not in ("standard", "not_applicable"):
         parts.append(f'<p class="standard">Buyer\'s standard position: {_e(standard)}</p>')
     parts.append(_clause_block(finding, section))
+    note = memory_note(finding)
+    if note:
+        parts.append(f'<p class="memory-provenance">{_e(note)}</p>')
     parts.append("</article>")
     return "".join(parts)
 

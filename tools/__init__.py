@@ -158,7 +158,11 @@ def assess_clause(clause_type: ClauseType, section: SectionId, state: Annotated[
     """Assess a clause type in one section against the buyer's playbook: extracts the value
     (cap multiple, notice days, jurisdiction, who indemnifies whom ...), whom the clause binds and
     protects, and proposes a verdict (standard | fallback | deviation), severity, a rationale and
-    a recommendation written for this contract, with the quote it read and its citation."""
+    a recommendation written for this contract, with the quote it read and its citation. The
+    answer checks the whole contract: `other_side` (this sentence is the other party's) or
+    `elsewhere` (the contract's main reading of the clause, or a worse burden on the buyer, is
+    in another section) names the section
+    to assess before recording."""
     contract = _contract(state)
     return _json(assess_clause_data(contract, _playbook(state), clause_type, section) if contract else _NO_CONTRACT)
 

@@ -18,6 +18,7 @@ from tools.detection.review import (
     parties_of,
     recommendation_for,
     review_clause,
+    stronger_elsewhere,
 )
 from tools.detection.rules import DETECTORS
 from tools.playbook import Playbook
@@ -109,6 +110,14 @@ def assess_clause_data(contract: Contract, playbook: Playbook, clause_type: str,
             result["other_side"] = {"section": best["section"], "citation": best["citation"],
                                     "note": "this sentence is the other side's; the playbook reads the clause in "
                                             f"{best['citation']}: assess that section before recording"}
+            return result
+    # Coverage: a look in one place (where memory or a search pointed) is checked against the whole
+    # contract, so a clause that moved, or one added elsewhere on worse terms, is never missed.
+    worse = stronger_elsewhere(contract, entry, finding)
+    if worse is not None:
+        result["elsewhere"] = {"section": worse["section"], "citation": worse["citation"], "verdict": worse["verdict"],
+                               "note": f"the contract's {clause_type} clause is read in {worse['citation']} "
+                                       f"({worse['verdict']}), not here: assess that section before recording"}
     return result
 
 

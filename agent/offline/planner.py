@@ -13,8 +13,13 @@ turn is a phase of parallel calls.
   `find_clauses` carries in `if_missing` (else the remembered severity, else "medium").
 - warm (the memory block's episodes kept the type in section S under heading H): one
   `list_sections` maps H to this contract's section (clauses get renumbered between versions of
-  a template, headings rarely change), then `assess_clause` there, then `record_finding`. When episodes disagree, the two most similar distinct sections
-  are assessed in the same turn (one call more, one turn less: every turn re-sends the history).
+  a template, headings rarely change), then `assess_clause` there, then `record_finding`. When episodes disagree, the two most trusted distinct sections
+  are assessed in the same turn (one call more, one turn less: every turn re-sends the history);
+  if both hold the clause, the place of the most trusted episode (completed first, then the most
+  similar; never the most recent as such) is recorded. A remembered place the listing shows this
+  contract lacks (another template's numbering) is dropped without a call. Memory never ends the
+  search: an assessment that names `elsewhere` or `other_side` (assess_clause's whole-contract
+  check) sends the reviewer to that section before anything is recorded.
   If the clause is in none of them (or they do not exist here): the section the rejecting
   assessment names (the detector's best), else `find_clauses` (and
   `search_contract` only if the detector finds nothing), then the best candidate is assessed
@@ -33,6 +38,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from agent.memory_view import heading_key
 from agent.offline.progress import Progress, TypeProgress, finding_line, progress_of, search_query
 from agent.offline.transcript import Hint, Transcript
 
@@ -197,20 +203,22 @@ def _verify_missing(tp: TypeProgress, hint: Hint) -> Decision:
     return [Call("assess_clause", {"clause_type": tp.clause_type, "section": untried[0]})]
 
 
-def _heading_key(title: str) -> str:
-    return " ".join(re.findall(r"[a-z0-9]+", title.lower()))
-
-
 def relocate(hint: Hint, titles: dict[str, str]) -> str:
     """Where the remembered clause sits in this contract: the section under the same heading
     (clauses move between versions of a template; headings rarely change), else the old id."""
-    key = _heading_key(hint.title)
+    key = heading_key(hint.title)
     if not key or not titles:
         return hint.section or ""
-    if _heading_key(titles.get(hint.section or "", "")) == key:
+    if heading_key(titles.get(hint.section or "", "")) == key:
         return hint.section or ""
-    same = [sid for sid, title in titles.items() if _heading_key(title) == key]
+    same = [sid for sid, title in titles.items() if heading_key(title) == key]
     return same[0] if len(same) == 1 else hint.section or ""
+
+
+def ranked_hints(hints: list[Hint]) -> list[Hint]:
+    """Remembered places, most trusted first: episodes that completed before those that did not,
+    then the more similar episode (the block's rank breaks ties). Never the most recent as such."""
+    return sorted(hints, key=lambda h: (h.outcome not in ("", "COMPLETED"), -h.similarity, h.episode))
 
 
 def decide(tp: TypeProgress, progress: Progress, hints: list[Hint]) -> Decision:
@@ -219,17 +227,23 @@ def decide(tp: TypeProgress, progress: Progress, hints: list[Hint]) -> Decision:
         return None
     if len(tp.errors()) >= MAX_FAILURES_PER_TYPE:
         return GiveUp(f"too many tool errors, last: {tp.errors()[-1]}")
+    hints = ranked_hints(hints)
     hint = hints[0] if hints else None
-    assessment = tp.good_assessment()
-    other_side = str((assessment or {}).get("other_side", {}).get("section") or "")
-    if other_side and other_side not in tp.assessed_sections():
-        # the assessed sentence is the other party's (its own cap, its own insurance): assess the
-        # section assess_clause names for the buyer's side before recording
-        return [Call("assess_clause", {"clause_type": tp.clause_type, "section": other_side})]
-    if assessment is not None:
-        asked = next((c.args.get("section") for c in reversed(tp.assessments)
-                      if c.ok and c.result is assessment), None)
-        return _record_found(tp, assessment, str(asked) if asked else None)
+    pending = [s for s in tp.redirects() if s not in tp.assessed_sections()]
+    if pending:
+        # the assessed sentence is the other party's (its own cap, its own insurance), or the
+        # whole contract sets the clause worse for the buyer elsewhere: assess the section
+        # assess_clause names before recording
+        return [Call("assess_clause", {"clause_type": tp.clause_type, "section": pending[0]})]
+    titles = progress.section_titles()
+    # a remembered place this contract does not have (another template's numbering) is dropped
+    # on the listing's word, never tried and answered by an error
+    named = list(dict.fromkeys(relocate(h, titles) for h in hints if h.section))
+    places = [s for s in named if not titles or s in titles]
+    chosen = tp.chosen_assessment(places)
+    if chosen is not None:
+        asked, assessment = chosen
+        return _record_found(tp, assessment, asked)
     if tp.records and tp.records[-1].args.get("verdict") in _ABSENT:
         return _missing(tp, hint)  # a missing finding failed to record: retry once, then give up
     if hint is not None and hint.verdict in _ABSENT:
@@ -239,13 +253,15 @@ def decide(tp: TypeProgress, progress: Progress, hints: list[Hint]) -> Decision:
     if hint is not None and hint.verdict not in _ABSENT and any(h.title for h in hints):
         if not progress.listed and len(progress.listings) < 2:
             return [Call("list_sections", {})]  # one listing maps remembered headings to ids here
-    resolved = (relocate(h, progress.section_titles()) for h in hints if h.section)
-    remembered = list(dict.fromkeys(resolved))[:MAX_REMEMBERED_SECTIONS]
+    remembered = places[:MAX_REMEMBERED_SECTIONS]
     if hint is not None and hint.verdict not in _ABSENT:
         untried = [s for s in remembered if s not in tp.assessed_sections()]
         if untried:
             return [Call("assess_clause", {"clause_type": tp.clause_type, "section": s}) for s in untried]
-    return _cold(tp, progress, hint, remembered)
+    # a remembered place tried before the listing showed it does not exist is still memory's try,
+    # not one of the exploration's
+    tried = [s for s in named if s in tp.assessed_sections() and s not in remembered]
+    return _cold(tp, progress, hint, remembered + tried)
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from agent.offline.calls import ToolCall, Transcript
 
 FINDING_LINE = "{clause_type} in section {section}{title}: {verdict} ({severity})"
 MISSING_LINE = "{clause_type}: {verdict} ({severity})"  # verdict: missing | not_applicable
+REDIRECTS = ("other_side", "elsewhere")  # assess_clause's pointers to the section to judge instead
 
 
 def search_query(clause_type: str, attempt: int = 0) -> str:
@@ -62,12 +63,33 @@ class TypeProgress:
     def assessed_sections(self) -> set[str]:
         return {str(c.args.get("section")) for c in self.assessments if c.answered}
 
-    def good_assessment(self) -> dict[str, Any] | None:
-        """The latest assessment that found the clause."""
-        for call in reversed(self.assessments):
-            if call.ok and call.result.get("found") is True:
-                return call.result
-        return None
+    def redirects(self) -> list[str]:
+        """Sections the assessments that found the clause send the reviewer on to: the buyer's side
+        of a clause set for each party (`other_side`), a place the whole contract sets it worse
+        for the buyer (`elsewhere`)."""
+        found = [c.result for c in self.assessments if c.ok and c.result.get("found") is True]
+        return list(dict.fromkeys(str(r[key]["section"]) for r in found for key in REDIRECTS
+                                  if isinstance(r.get(key), dict) and r[key].get("section")))
+
+    def chosen_assessment(self, preference: list[str]) -> tuple[str | None, dict[str, Any]] | None:
+        """(section asked, assessment) the finding is recorded from: among the assessments that
+        found the clause, those that send the reviewer nowhere else; a section another
+        assessment sent it to first (the current text's word), then the section earliest in
+        `preference` (remembered places, most trusted first), then the latest."""
+        found = [c for c in self.assessments if c.ok and c.result.get("found") is True]
+        if not found:
+            return None
+        sent = self.redirects()
+        final = [c for c in found if not any(isinstance(c.result.get(k), dict) for k in REDIRECTS)] or found[-1:]
+
+        def rank(index_call: tuple[int, ToolCall]) -> tuple[int, int, int]:
+            index, call = index_call
+            asked = str(call.args.get("section"))
+            return (0 if asked in sent else 1, preference.index(asked) if asked in preference else len(preference), -index)
+
+        _, call = min(enumerate(final), key=rank)
+        asked = call.args.get("section")
+        return (str(asked) if asked else None), call.result
 
     def errors(self) -> list[str]:
         return [c.error or "" for c in (*self.finds, *self.searches, *self.assessments, *self.records) if c.error]

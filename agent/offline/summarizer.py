@@ -15,7 +15,7 @@ from typing import Any
 from langchain_core.messages import BaseMessage
 
 from agent.offline.calls import ToolCall
-from agent.offline.progress import finding_line, progress_of
+from agent.offline.progress import REDIRECTS, finding_line, progress_of
 from agent.offline.summary_format import line
 from agent.offline.transcript import read_transcript
 
@@ -80,8 +80,12 @@ def _assessed(name: str, call: ToolCall, *, keep_quote: bool = False) -> str:
     section = result.get("section", call.args.get("section"))
     if result.get("found") is not True:
         return line(f"Assessed {name} in section {section}: not found", {"reason": result.get("reason", "")})
-    details = {"quote": result["quote"]} if keep_quote and result.get("quote") else None
-    return line(f"Assessed {name} in section {section}: {result.get('verdict')} ({result.get('severity')})", details)
+    details = {"quote": result["quote"]} if keep_quote and result.get("quote") else {}
+    # where the assessment sends the reviewer next (the buyer's side, a worse clause elsewhere)
+    # survives the compression, so the coverage check is never lost with the history
+    details.update({key: {"section": result[key]["section"]} for key in REDIRECTS
+                    if isinstance(result.get(key), dict) and result[key].get("section")})
+    return line(f"Assessed {name} in section {section}: {result.get('verdict')} ({result.get('severity')})", details or None)
 
 
 def _failed(call: ToolCall) -> str:

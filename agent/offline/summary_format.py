@@ -29,7 +29,7 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"^Search for (?P<type>\S+): (?:sections (?P<ids>.+)|none)$"), "search"),
     (re.compile(r"^Assessed (?P<type>\S+) in section (?P<section>\S+): not found$"), "not_found"),
     (re.compile(r"^Assessed (?P<type>\S+) in section (?P<section>\S+): (?P<verdict>[a-z]+) \((?P<severity>[a-z]+)\)$"), "assessed"),
-    (re.compile(r"^Recorded finding: (?P<type>[a-z0-9_]+) in section (?P<section>[^\s:\"]+)(?: \"[^\"]*\")?: (?P<verdict>[a-z]+) \((?P<severity>[a-z]+)\)$"), "recorded"),
+    (re.compile(r"^Recorded finding: (?P<type>[a-z0-9_]+) in section (?P<section>[^\s:\"]+)(?: \"(?P<title>[^\"]*)\")?: (?P<verdict>[a-z]+) \((?P<severity>[a-z]+)\)$"), "recorded"),
     (re.compile(r"^Recorded finding: (?P<type>[a-z0-9_]+): (?P<verdict>missing|not_applicable) \((?P<severity>[a-z]+)\)$"), "recorded_missing"),
     (re.compile(r"^Failed: (?P<tool>\S+) -> (?P<error>.*)$"), "failed"),
 ]
@@ -86,6 +86,8 @@ def _apply(kind: str, m: re.Match[str], details: dict[str, Any], transcript: Tra
         section = m["section"] if kind == "recorded" else None
         verdict = m["verdict"]
         finding = {"clause_type": m["type"], "section": section, "verdict": verdict, "severity": m["severity"]}
+        if kind == "recorded" and m["title"]:
+            finding["section_title"] = m["title"]  # the heading travels on, so memory can relocate the clause
         add("record_finding", {"clause_type": m["type"], "verdict": verdict}, {"recorded": finding})
     elif kind == "failed":
         add(m["tool"], dict(details.get("args") or {}), None, m["error"])

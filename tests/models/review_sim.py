@@ -59,6 +59,7 @@ class World:
     verdicts: dict[str, str] = field(default_factory=dict)  # default "deviation"
     decoys: dict[str, str] = field(default_factory=dict)  # clause type -> a wrong section the detector ranks first
     failing: dict[str, int] = field(default_factory=dict)  # tool name -> how many calls fail first
+    echoes: dict[str, str] = field(default_factory=dict)  # clause type -> another section the assessor also reads it in
     findings: dict[str, dict] = field(default_factory=dict)
 
     def _fail(self, name: str) -> str | None:
@@ -101,7 +102,7 @@ class World:
     def _assess_clause(self, clause_type: str, section: str) -> dict:
         if section not in self.sections:
             return {"error": f"unknown section {section!r}"}
-        if self.located.get(clause_type) != section:
+        if section not in (self.located.get(clause_type), self.echoes.get(clause_type)):
             return {"clause_type": clause_type, "section": section, "found": False, "reason": "no such clause here"}
         verdict = self.verdicts.get(clause_type, "deviation")
         return {"clause_type": clause_type, "section": section, "found": True, "quote": self.sections[section],

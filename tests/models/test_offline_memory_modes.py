@@ -169,3 +169,19 @@ def test_odd_tool_results_count_as_errors(tool_result):
                 ToolMessage(tool_result, tool_call_id="c1", name="list_sections")]
     answer = OfflineReviewerModel().bind_tools(TOOL_SCHEMAS).invoke(messages)
     assert [c["name"] for c in answer.tool_calls] == ["list_sections"]  # retried once
+
+
+def test_extraction_after_compression_keeps_the_headings_of_recorded_findings():
+    """Issue 19: a finished clause type survives compression as its recorded finding; the heading
+    it sat under must survive too, or the next run's memory cannot relocate a renumbered clause."""
+    world = standard_world()
+    run = drive(OfflineReviewerModel(), world, start_messages(TYPES))
+    for message in run.messages:  # the real record_finding echoes the heading a finding sits under
+        if isinstance(message, ToolMessage) and message.name == "record_finding":
+            data = json.loads(message.content)
+            data["recorded"]["section_title"] = f"Heading of {data['recorded']['section']}"
+            message.content = json.dumps(data)
+    full = extract(run.messages)
+    compressed = [HumanMessage(f"{SUMMARY_PREFIX}\n{summary_of(run.messages[1:])}")]
+    assert extract(compressed).key_findings == full.key_findings
+    assert full.key_findings[0] == 'liability_cap in section 9.2 "Heading of 9.2": deviation (high)'

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from langchain_core.messages import ToolMessage
 
 from agent.memory_view import clause_locations
@@ -97,6 +98,64 @@ def test_disagreeing_episodes_are_both_checked_in_one_turn():
     assert first == [("liability_cap", "14"), ("liability_cap", "9.2"), ("warranty", "7")]
     assert steps_of(run)[1:] == [["record_finding"] * 2]
     assert world.findings["liability_cap"]["section"] == "9.2"
+
+
+def scored_block(*episodes: tuple[float, Outcome, list[str]], nonce: str = "3f9a2c1e") -> str:
+    """A memory block whose episodes have the given similarity and outcome, in the order given."""
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    scored = [Scored[Episode](item=Episode(run_id=f"run-{i}", task_type="supplier_contract_review",
+                                           task_summary="Acme MSA review", outcome=outcome, key_findings=findings,
+                                           approach="cold", expires_at=now + timedelta(days=90)), score=score)
+              for i, (score, outcome, findings) in enumerate(episodes)]
+    return format_memory_block(scored, [], None, nonce=nonce, findings_view=clause_locations)
+
+
+@pytest.mark.parametrize("episodes", [
+    # the later, less similar episode filed the clause under another heading
+    [(0.91, Outcome.COMPLETED, ["liability_cap in section 9.2: deviation (high)"]),
+     (0.52, Outcome.COMPLETED, ["liability_cap in section 14: deviation (high)"])],
+    # listed first (as retrieval may rank it), but less similar
+    [(0.52, Outcome.COMPLETED, ["liability_cap in section 14: deviation (high)"]),
+     (0.91, Outcome.COMPLETED, ["liability_cap in section 9.2: deviation (high)"])],
+    # as similar, but that run did not complete
+    [(0.91, Outcome.PARTIAL, ["liability_cap in section 14: deviation (high)"]),
+     (0.90, Outcome.COMPLETED, ["liability_cap in section 9.2: deviation (high)"])],
+])
+def test_conflicting_remembered_places_are_resolved_by_similarity_and_outcome_not_recency(episodes):
+    """Issue 19: both remembered sections mention the clause type here (the assessor reads a cap in
+    each); the place the most similar completed episode kept it wins, whatever the order."""
+    world = standard_world()
+    world.echoes["liability_cap"] = "14"
+    drive(OfflineReviewerModel(), world, start_messages(["liability_cap"], scored_block(*episodes)))
+    assert world.findings["liability_cap"]["section"] == "9.2"
+
+
+def test_remembered_sections_another_template_lacks_are_dropped_on_the_listing_without_errors():
+    """Issue 19: another template's episodes name sections this contract does not have; the one
+    listing (made to map remembered headings) drops them, so no call is answered by an error."""
+    block = memory_block('liability_cap in section 21.4 "Limitation of Liability": deviation (high)',
+                         'warranty in section 18.2 "Product Warranty": deviation (high)',
+                         'governing_law in section 14 "Section 14": deviation (medium)')
+    world = standard_world()
+    run = drive(OfflineReviewerModel(), world, start_messages(TYPES, block))
+    assert not [c for c in run.tool_calls if c["args"].get("section") in ("21.4", "18.2")]
+    assert all('"error"' not in str(m.content) for m in run.messages if isinstance(m, ToolMessage))
+    assert {t: f["section"] for t, f in world.findings.items()} == {"liability_cap": "9.2", "warranty": "7",
+                                                                    "governing_law": "14"}
+
+
+def test_a_remembered_section_that_failed_before_the_listing_is_not_an_exploration_failure():
+    """A place remembered without a heading is tried at once (an error: it does not exist here);
+    the listing another type's heading asked for then drops it. The type is explored as after a
+    wrong memory, never given up because of memory's failed try."""
+    block = memory_block("warranty in section h14: deviation (high)", "audit_rights in section h15: deviation (low)",
+                         'liability_cap in section 9.2 "Section 9.2": deviation (high)')
+    world = standard_world()
+    run = drive(OfflineReviewerModel(), world, start_messages(["warranty", "audit_rights", "liability_cap"], block))
+    assert steps_of(run)[0] == ["assess_clause", "assess_clause", "list_sections"]
+    assert world.findings["warranty"]["section"] == "7"
+    assert world.findings["audit_rights"]["verdict"] == "missing"  # the detector finds none: absent here
+    assert "Not reviewed" not in run.messages[-1].content
 
 
 def test_remembered_missing_clause_is_verified_with_one_find():

@@ -155,7 +155,7 @@ def assess(contract: Contract, entry: PlaybookEntry, section: Section) -> dict |
 SEPARATE_PROVISIONS = frozenset({"restriction_on_buyer", "termination_waiver", "exclusive_remedy", "disclaimer_scope",
                                  "damages_direction"})
 # Worst for the buyer first: what a reviewer must see when one section holds several provisions.
-_BUYER_RISK = {"deviation": 0, "fallback": 1, "standard": 2}
+BUYER_RISK = {"deviation": 0, "fallback": 1, "standard": 2}
 
 
 def _assess(contract: Contract, entry: PlaybookEntry, section: Section, parties: Parties) -> dict | None:
@@ -173,7 +173,7 @@ def _assess(contract: Contract, entry: PlaybookEntry, section: Section, parties:
     # stands; an unreadable one ("check it by hand") never outranks a read one.
     judged = [_assess_provision(contract, entry, section, parties, group) for group in provisions.values()]
     readable = [j for j in judged if "check it by hand" not in j["rationale"]] or judged
-    return min(readable, key=lambda j: _BUYER_RISK.get(j["verdict"], 3))  # stable: the strongest first on ties
+    return min(readable, key=lambda j: BUYER_RISK.get(j["verdict"], 3))  # stable: the strongest first on ties
 
 
 def _assess_provision(contract: Contract, entry: PlaybookEntry, section: Section, parties: Parties,
@@ -234,18 +234,28 @@ def _clause_scope(contract: Contract, section: Section | None) -> Section | None
     return parent
 
 
-def review_clause(contract: Contract, entry: PlaybookEntry) -> dict:
-    """The finding for one clause type over the whole contract (missing, or not applicable to
-    this deal, if no candidate)."""
+def readings(contract: Contract, entry: PlaybookEntry) -> list[dict]:
+    """The clause type read over the whole contract: the assessments of the (at most three)
+    numbered clauses that hold the detector's best candidates, strongest first."""
     candidates = find_candidates(contract, entry.id, limit=6)
     sections: list[Section] = []
     for c in candidates:
         section = _clause_scope(contract, contract.section_at(c.start) or contract.section(c.section))
         if section and section not in sections:
             sections.append(section)
-    assessed = [a for a in (assess(contract, entry, s) for s in sections[:3]) if a]
+    return [a for a in (assess(contract, entry, s) for s in sections[:3]) if a]
+
+
+def review_clause(contract: Contract, entry: PlaybookEntry) -> dict:
+    """The finding for one clause type over the whole contract (missing, or not applicable to
+    this deal, if no candidate)."""
+    assessed = readings(contract, entry)
     if not assessed:
         return absent_finding(contract, entry)
+    return _strongest(entry, assessed)
+
+
+def _strongest(entry: PlaybookEntry, assessed: list[dict]) -> dict:
     metric = entry.metric.name if entry.metric else None
     # The strongest section speaks for the clause, unless another one is on the side the buyer's
     # playbook is about (the supplier's cap, the supplier's insurance), or its value could not be
@@ -258,6 +268,32 @@ def review_clause(contract: Contract, entry: PlaybookEntry) -> dict:
         if readable:
             chosen = readable[0]
     return chosen
+
+
+def stronger_elsewhere(contract: Contract, entry: PlaybookEntry, finding: dict) -> dict | None:
+    """Coverage for a clause assessed where the reviewer chose to look (often where memory said):
+    the reading of another place that should speak for the clause type instead, or None.
+
+    Another place speaks instead when it is the contract's strongest reading of the clause (what
+    `review_clause` gives) and reads it differently (the remembered place held a weaker mention,
+    or the clause moved: the same verdict in both places leaves the looked-at place alone), or
+    when it imposes a burden on the buyer (SEPARATE_PROVISIONS: a restraint, a waiver ...) worse
+    than `finding` wherever it stands (a clause added next to the one looked at); the worse for
+    the buyer first. Only readings with a readable value count, and burdens only on the side the
+    playbook is about: the other side's clause is `other_side`'s business."""
+    assessed = readings(contract, entry)
+    if not assessed:
+        return None
+    metric = entry.metric.name if entry.metric else None
+    strongest = _strongest(entry, assessed)
+    rank = BUYER_RISK.get(finding["verdict"], 3)
+    burdens = [a for a in assessed if metric in SEPARATE_PROVISIONS and BUYER_RISK.get(a["verdict"], 3) < rank]
+    contrary = [strongest] if strongest["verdict"] != finding["verdict"] else []
+    pool = [a for a in [*burdens, *contrary]
+            if (a["end"] <= finding["start"] or a["start"] >= finding["end"])
+            and (a is strongest or stance.matches_interest(metric, a["binds"], a["protects"]))
+            and "check it by hand" not in a["rationale"]]
+    return min(pool, key=lambda a: BUYER_RISK.get(a["verdict"], 3)) if pool else None
 
 
 def detect_all(contract: Contract, playbook: Playbook) -> list[dict]:
