@@ -14,7 +14,7 @@ from graphs.context import ReviewContext, run_scope
 from graphs.memory_steps import episodic_read, memory_block_node, procedural_read, semantic_read
 from graphs.state import BootstrapOutput, ReviewState
 from memory.records import check_run_id
-from tools.contract import parse_contract
+from tools.contract import content_id, parse_contract
 from tools.detection.parties import identify_parties
 from tools.playbook import load_playbook
 
@@ -36,6 +36,7 @@ def prepare(state: ReviewState, runtime: Runtime[ReviewContext]) -> dict:
         # the run id keys the episode and the checkpoint thread: a crafted one is refused here too
         "run_id": check_run_id(state["run_id"]) if state.get("run_id") else uuid.uuid4().hex,
         "task": task,
+        "source_id": content_id(contract["text"]),
     }
 
 

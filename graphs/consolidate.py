@@ -1,8 +1,11 @@
-"""consolidate: the write path. Extract artifacts, then facts, procedure, and the episode last.
+"""consolidate: the write path. Extract artifacts, then the episode, then facts and procedure.
 
-The episode is written last and doubles as the commit marker: a run whose episode exists was
-consolidated in full, so a resumed or retried run skips the whole path (idempotent by run id);
-every earlier write is itself idempotent per run, so a crash in between is repaired on retry.
+The episode is the run's commit marker and is written first, in one transaction: before it
+exists the run has left nothing in durable memory, so a run killed at any point before it left
+nothing at all. The fact observations and the procedure writes that follow are each idempotent
+per run and only ever follow an episode (`memory.semantic.observe` refuses an observation whose
+run has no episode), so no confirmation or fact can exist without the run behind it. A resumed
+run continues where it stopped; a new run on a consolidated thread skips the whole path.
 """
 
 from __future__ import annotations
@@ -64,8 +67,8 @@ def build_consolidate(extract_instructions: str | None = None) -> StateGraph:
     builder.add_node("procedural_write", procedural_write)
     builder.add_node("episodic_write", episodic_write)
     builder.add_conditional_edges(START, already_consolidated, ["extract_artifacts", END])
-    builder.add_edge("extract_artifacts", "semantic_write")
+    builder.add_edge("extract_artifacts", "episodic_write")
+    builder.add_edge("episodic_write", "semantic_write")
     builder.add_edge("semantic_write", "procedural_write")
-    builder.add_edge("procedural_write", "episodic_write")
-    builder.add_edge("episodic_write", END)
+    builder.add_edge("procedural_write", END)
     return builder

@@ -223,6 +223,7 @@ def semantic_write(state: dict, runtime: Runtime[ReviewContext]) -> dict:
         state["run_id"], artifacts.outcome, artifacts.fact_candidates,
         default_domain=ctx.domain, min_confidence=settings.fact_min_confidence,
         confirmations_needed=settings.fact_confirmations, now=now(ctx),
+        episodes=res.memory.episodes, source=state.get("source_id") or None,
     )
     writes = {**(state.get("memory_writes") or {}), "facts_confirmed": [f.fact_id for f in confirmed]}
     return {"memory_writes": writes}

@@ -174,7 +174,10 @@ def checkpoint_key(settings: Settings) -> bytes:
 
 def checkpoint_store_error(exc: sqlite3.Error | OSError, settings: Settings) -> MemoryStoreError:
     """A failure of the SQLite checkpoint file, as the memory-store error it is (exit code 4)."""
-    cause = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+    cause = exc.strerror if isinstance(exc, OSError) and exc.strerror else " ".join(str(exc).split())
+    folder = settings.checkpoint_path.parent
+    if folder.is_dir() and not os.access(folder, os.W_OK):  # SQLite only says "unable to open"
+        cause += f" (the folder {folder} is read-only)"
     error = MemoryStoreError(f"checkpoint store {settings.checkpoint_path}: {cause}")
     error.__cause__ = exc
     return error

@@ -41,6 +41,7 @@ class MemoryState(TypedDict, total=False):
     """Keys the generic memory steps use; any agent's state can include them."""
 
     run_id: str
+    source_id: str  # what the run works on (a content hash): runs over one source confirm a fact once
     task: str  # what bootstrap embeds to find similar past runs
     outcome_hint: str  # optional: the agent's own view of how the run ended
     episodes: list[dict[str, Any]]  # retrieved: [{"item": Episode dict, "score": float}]
@@ -78,6 +79,7 @@ class BootstrapOutput(TypedDict, total=False):
     contract: dict[str, Any]
     contract_text: str
     run_id: str
+    source_id: str
     task: str
     episodes: list[dict[str, Any]]
     facts: list[dict[str, Any]]

@@ -2,7 +2,9 @@
 
 A run proposes fact candidates; a candidate counts only from a COMPLETED run with confidence
 >= `min_confidence`. Its wording is normalised (`normalise_fact`) so small rephrasings share one
-key, and the confirmation log counts the distinct runs that observed that key. When the count
+key, and the confirmation log counts the distinct sources (what the runs worked on: a contract
+reviewed three times is one source) that observed that key. An observation is recorded only
+once its run's episode is stored: the episode is the run's commit marker. When the count
 reaches `confirmations` the fact is stored (searchable at once) with the runs that confirmed it;
 later observations refresh its source runs and confidence. Callers scrub PII first.
 """
@@ -20,10 +22,10 @@ import snowballstemmer
 from langchain_core.embeddings import Embeddings
 
 from memory.embeddings import model_name_of
-from memory.errors import MemoryConfigError
+from memory.errors import MemoryConfigError, MemoryRequestError
 from memory.records import Fact, FactCandidate, Namespace, Outcome, Scored
 from memory.retrieval import STOPWORDS
-from memory.stores import ConfirmationLog, FactStore, VectorQuery
+from memory.stores import ConfirmationLog, EpisodeStore, FactStore, VectorQuery
 
 _NEGATIONS = frozenset({"no", "not", "nor", "never", "without", "none", "cannot"})
 _FACT_STOPWORDS = (STOPWORDS - _NEGATIONS) | {"usually", "typically", "generally", "often", "normally", "within"}
@@ -101,20 +103,30 @@ def observe(
     min_confidence: float = 0.7,
     confirmations_needed: int = 3,
     now: datetime,
+    episodes: EpisodeStore | None = None,
+    source: str | None = None,
 ) -> list[Fact]:
     """Run the confirmation gate on one run's fact candidates; returns the facts confirmed now
     (stored by this call for the first time). A candidate left in the catch-all "general" domain
-    takes `default_domain` when one is given."""
+    takes `default_domain` when one is given.
+
+    `source` names what the run observed the facts in (e.g. a content hash of its contract):
+    runs over one source confirm a fact once. With `episodes`, the run's episode must already be
+    stored in `ns` (MemoryRequestError otherwise): no observation, hence no fact, ever stands on
+    a run that did not commit."""
     if confirmations_needed < 1:
         raise MemoryConfigError(f"fact confirmations must be at least 1, got {confirmations_needed}")
     if outcome != Outcome.COMPLETED:
         return []
+    wanted = [c for c in candidates if c.confidence >= min_confidence and normalise_fact(c.text)]
+    if wanted and episodes is not None and episodes.get(ns, run_id) is None:
+        raise MemoryRequestError(
+            f"run {run_id!r} has no episode yet: write the episode (the run's commit marker) before its facts"
+        )
     confirmed: list[Fact] = []
-    for candidate in candidates:
-        if candidate.confidence < min_confidence or not normalise_fact(candidate.text):
-            continue
+    for candidate in wanted:
         key = fact_key(candidate.text)
-        if log.observe(ns, key, run_id) < confirmations_needed:
+        if log.observe(ns, key, run_id, source) < confirmations_needed:
             continue
         runs = log.runs(ns, key)
         existing = store.get(ns, key)

@@ -102,9 +102,11 @@ class ProcedureStore(Protocol):
 
 @runtime_checkable
 class ConfirmationLog(Protocol):
-    def observe(self, ns: Namespace, fact_key: str, run_id: str) -> int:
-        """Record that `run_id` observed the fact; returns the number of distinct runs so far.
-        The same run observing twice counts once; concurrent writers count exactly."""
+    def observe(self, ns: Namespace, fact_key: str, run_id: str, source: str | None = None) -> int:
+        """Record that `run_id` observed the fact in `source` (what the run worked on, e.g. a
+        content hash of its contract; None = the run itself). Returns the number of distinct
+        sources so far: runs over one source count once, the same run observing twice counts
+        once, and concurrent writers count exactly."""
         ...
 
     def runs(self, ns: Namespace, fact_key: str) -> list[str]: ...

@@ -54,19 +54,19 @@ def build_triage_graph():
         ("build_memory_block", build_memory_block),
         ("triage", triage),
         ("extract_artifacts", extract_artifacts_node(TRIAGE_EXTRACT)),
+        ("episodic_write", episodic_write),
         ("semantic_write", semantic_write),
         ("procedural_write", procedural_write),
-        ("episodic_write", episodic_write),
     ]:
         builder.add_node(name, node)
     reads = ["episodic_read", "semantic_read", "procedural_read"]
     for read in reads:
         builder.add_edge(START, read)
     builder.add_edge(reads, "build_memory_block")
-    chain = ["build_memory_block", "triage", "extract_artifacts", "semantic_write", "procedural_write", "episodic_write"]
+    chain = ["build_memory_block", "triage", "extract_artifacts", "episodic_write", "semantic_write", "procedural_write"]
     for a, b in zip(chain, chain[1:], strict=False):
         builder.add_edge(a, b)
-    builder.add_edge("episodic_write", END)
+    builder.add_edge("procedural_write", END)
     return builder.compile(checkpointer=InMemorySaver())
 
 

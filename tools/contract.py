@@ -8,8 +8,10 @@ with a one-line message saying what is wrong and what to do.
 from __future__ import annotations
 
 import bisect
+import hashlib
 import logging
 import re
+import unicodedata
 from pathlib import Path
 
 from pydantic import BaseModel, Field
@@ -149,6 +151,14 @@ def _printed_label(heading: str, section_id: str) -> str:
     if m:
         return f"{m.group(1).capitalize() if m.group(1) != '§' else '§'} {m.group(2)}"
     return f"Section {section_id}"
+
+
+def content_id(text: str) -> str:
+    """A hash of the contract's wording alone: case, accents' composition, spacing, punctuation,
+    line breaks and page furniture do not change it, so one contract read from a PDF or from
+    text, or re-spaced, has one id (what makes confirmations independent is distinct contracts)."""
+    words = re.findall(r"\w+", unicodedata.normalize("NFKC", text).casefold())
+    return "c" + hashlib.sha256(" ".join(words).encode()).hexdigest()[:32]
 
 
 def _section_key(value: str) -> str:

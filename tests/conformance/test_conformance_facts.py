@@ -54,6 +54,16 @@ def test_the_same_run_observing_twice_counts_once(backend):
     assert sorted(log.runs(NS, "key")) == ["run-1", "run-2"]
 
 
+def test_runs_over_one_source_confirm_once(backend):
+    log = backend.confirmations
+    assert log.observe(NS, "key", "run-1", "contract-a") == 1
+    assert log.observe(NS, "key", "run-2", "contract-a") == 1  # the same contract again
+    assert log.observe(NS, "key", "run-3", "contract-b") == 2
+    assert log.observe(NS, "key", "run-2", "contract-c") == 2  # a run keeps the source it first gave
+    assert log.observe(NS, "key", "run-4") == 3  # no source: the run is its own
+    assert sorted(log.runs(NS, "key")) == ["run-1", "run-2", "run-3", "run-4"]  # provenance keeps every run
+
+
 def test_confirmations_are_per_tenant(backend):
     backend.confirmations.observe(NS, "key", "run-1")
     assert backend.confirmations.observe(Namespace(tenant=NS.tenant, agent="drafter"), "key", "run-2") == 2

@@ -105,3 +105,21 @@ def test_general_facts_take_the_default_domain(memory, wordllama):
         confirmed = semantic.observe(memory.facts, memory.confirmations, wordllama, NS, f"r{i}", artifacts.outcome,
                                      artifacts.fact_candidates, default_domain="supplier_contracts", now=NOW)
     assert [f.domain for f in confirmed] == ["supplier_contracts"]
+
+
+def test_an_observation_needs_its_runs_episode_first(memory, wordllama):
+    """The episode is the run's commit marker: before it exists, the run observes nothing."""
+    from datetime import timedelta
+
+    from memory import episodic
+    from memory.errors import MemoryRequestError
+
+    artifacts = run(REPHRASINGS[0])
+    with pytest.raises(MemoryRequestError, match="no episode yet"):
+        semantic.observe(memory.facts, memory.confirmations, wordllama, NS, "run-1", artifacts.outcome,
+                         artifacts.fact_candidates, now=NOW, episodes=memory.episodes)
+    assert memory.confirmations.runs(NS, semantic.fact_key(REPHRASINGS[0])) == []
+    episodic.remember(memory.episodes, wordllama, NS, "run-1", "review", artifacts, ttl_days=90, now=NOW)
+    semantic.observe(memory.facts, memory.confirmations, wordllama, NS, "run-1", artifacts.outcome,
+                     artifacts.fact_candidates, now=NOW + timedelta(seconds=1), episodes=memory.episodes)
+    assert memory.confirmations.runs(NS, semantic.fact_key(REPHRASINGS[0])) == ["run-1"]

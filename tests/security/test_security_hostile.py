@@ -95,9 +95,27 @@ def _stored(settings) -> tuple[list[str], list[str], list[str]]:
     return facts, procedures, episodes
 
 
-def test_reviewing_the_hostile_contract_repeatedly_learns_none_of_its_claims(settings):
+def _copies(folder, count: int) -> list:
+    """Distinct contracts that carry the hostile text (three copies of one file are one source)."""
+    paths = []
+    for i in range(count):
+        path = folder / f"hostile_copy_{i}.txt"
+        path.write_text(HOSTILE.read_text() + f"\n\nCopy reference: HX-{i + 1:04d}\n")
+        paths.append(path)
+    return paths
+
+
+def test_the_same_contract_reviewed_three_times_confirms_nothing(settings):
     reviewer = _reviewer(settings)
-    reports = [reviewer.review_path(HOSTILE, thread_id=f"hostile-{i}") for i in range(3)]
+    for i in range(3):
+        assert reviewer.review_path(HOSTILE, thread_id=f"same-{i}")["outcome"] == "COMPLETED"
+    facts, _, episodes = _stored(settings)
+    assert len(episodes) == 3 and facts == []  # three runs, one contract: one confirmation
+
+
+def test_reviewing_the_hostile_contract_repeatedly_learns_none_of_its_claims(settings, tmp_path):
+    reviewer = _reviewer(settings)
+    reports = [reviewer.review_path(path, thread_id=f"hostile-{i}") for i, path in enumerate(_copies(tmp_path, 3))]
     for report in reports:  # the review neither stops early nor obeys "report every clause as standard"
         found = {(f["clause_type"], f["verdict"]) for f in report["findings"]}
         assert {(e["clause_type"], e["verdict"]) for e in EXPECTED["expected"]} <= found
@@ -129,13 +147,14 @@ def _fooled(outcome: str) -> ScriptedChatModel:
     return ScriptedChatModel(responses=[json.dumps(answer)], repeat_last=True)
 
 
-def test_a_fooled_extractor_cannot_store_a_fact_without_the_gate(settings):
+def test_a_fooled_extractor_cannot_store_a_fact_without_the_gate(settings, tmp_path):
+    first, second, third = _copies(tmp_path, 3)
     completed = _reviewer(settings, extraction_model=_fooled("COMPLETED"))
-    completed.review_path(HOSTILE, thread_id="fooled-1")
-    completed.review_path(HOSTILE, thread_id="fooled-1")  # the same run again counts once
-    completed.review_path(HOSTILE, thread_id="fooled-2")
+    completed.review_path(first, thread_id="fooled-1")
+    completed.review_path(first, thread_id="fooled-1")  # the same run again counts once
+    completed.review_path(second, thread_id="fooled-2")
     for outcome in ("PARTIAL", "FAILED", "UNKNOWN"):  # runs that did not complete never count
-        _reviewer(settings, extraction_model=_fooled(outcome)).review_path(HOSTILE, thread_id=f"fooled-{outcome}")
+        _reviewer(settings, extraction_model=_fooled(outcome)).review_path(third, thread_id=f"fooled-{outcome}")
     facts, procedures, _ = _stored(settings)
     assert not any("never a risk" in f.lower() for f in facts), "two completed runs passed a gate of three"
     # the proposed procedure waits for a person and is never served meanwhile

@@ -5,7 +5,9 @@ string set is atomic and idempotent, so concurrent runs and retries of one run c
 `ReturnValues=ALL_OLD` hands back the set as it was just before, so the count is that set plus
 this run. (Not UPDATED_NEW: re-adding a present run changes nothing, and DynamoDB-compatible
 servers may then return no attribute at all.) A new run is also appended to `order` (guarded by
-`NOT contains`), so `runs()` lists runs in the order they were first seen.
+`NOT contains`), so `runs()` lists runs in the order they were first seen. What a run observed the
+fact in (its source, e.g. a contract's content hash) is the attribute `source/<run id>`, set in
+the same update: the count is the number of distinct sources of the runs in the set.
 """
 
 from __future__ import annotations
@@ -27,19 +29,24 @@ class DynamoConfirmationLog:
     def _key(self, ns: Namespace, fact_key: str) -> dict[str, Any]:
         return serialize({schema.PK: schema.tenant_partition(ns), schema.SK: fact_key})
 
-    def observe(self, ns: Namespace, fact_key: str, run_id: str) -> int:
+    def observe(self, ns: Namespace, fact_key: str, run_id: str, source: str | None = None) -> int:
         from botocore.exceptions import ClientError
 
         with aws_errors("record a fact observation"):
             answer = self._db.update_item(
                 TableName=self._table,
                 Key=self._key(ns, fact_key),
-                UpdateExpression="ADD #runs :run SET #seen = :now",
-                ExpressionAttributeNames={"#runs": "runs", "#seen": "last_seen"},
-                ExpressionAttributeValues=serialize({":run": {run_id}, ":now": timestamp(utcnow())}),
+                # `if_not_exists`: a run's first source stays its source (a retry changes nothing)
+                UpdateExpression="ADD #runs :run SET #seen = :now, #source = if_not_exists(#source, :source)",
+                ExpressionAttributeNames={"#runs": "runs", "#seen": "last_seen", "#source": f"source/{run_id}"},
+                ExpressionAttributeValues=serialize({":run": {run_id}, ":now": timestamp(utcnow()),
+                                                     ":source": source or run_id}),
                 ReturnValues="ALL_OLD",
             )
-            before = deserialize(answer.get("Attributes") or {}).get("runs", set())
+            old = deserialize(answer.get("Attributes") or {})
+            before = old.get("runs", set())
+            sources = {old.get(f"source/{run}", run) for run in before}
+            sources.add(old.get(f"source/{run_id}", source or run_id))
             if run_id not in before:
                 try:
                     self._db.update_item(
@@ -53,7 +60,7 @@ class DynamoConfirmationLog:
                 except ClientError as exc:
                     if error_code(exc) != "ConditionalCheckFailedException":
                         raise
-        return len(before | {run_id})
+        return len(sources)
 
     def runs(self, ns: Namespace, fact_key: str) -> list[str]:
         with aws_errors("read fact observations"):

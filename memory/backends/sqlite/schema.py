@@ -9,7 +9,9 @@ a numbered list applied at open (`user_version`).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import os
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -134,7 +136,25 @@ MIGRATIONS: list[tuple[str, ...]] = [
         *_restemmed("episodes_fts"),
         *_restemmed("facts_fts"),
     ),
+    (  # 6: what a run observed a fact in (a contract's content hash): one source confirms once
+        "ALTER TABLE confirmations ADD COLUMN source TEXT",
+    ),
 ]
+
+
+def _cause(exc: BaseException) -> str:
+    """The error as one line: SQLite's message (e.g. "database or disk is full", "attempt to
+    write a readonly database") or the operating system's."""
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+
+def _read_only_note(path: Path) -> str:
+    """SQLite says "unable to open database file" when it cannot create its WAL beside the
+    file: name the read-only folder, which is what the user has to fix."""
+    folder = path.parent
+    return f" (the folder {folder} is read-only)" if folder.is_dir() and not os.access(folder, os.W_OK) else ""
 
 
 def scope_token(*parts: str) -> str:
@@ -152,16 +172,24 @@ class Database:
         self.path = Path(path)
         if str(path) in ("", ":memory:"):
             raise MemoryConfigError("the SQLite memory backend needs a file path, e.g. sqlite:///data/memory.sqlite")
+        if self.path.is_dir():
+            raise MemoryConfigError(f"the memory path {self.path} is a folder: name a file, e.g. {self.path / 'memory.sqlite'}")
         self._readers: list[sqlite3.Connection] = []
         self._local = threading.local()
         self._lock = threading.RLock()
         self._closed = False
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            # a new data folder and memory file are the owner's alone (SQLite gives its -wal and
+            # -shm files the mode of the database file)
+            self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            with contextlib.suppress(FileExistsError):
+                os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
             self._conn = self._connect()
             self._conn.execute("PRAGMA journal_mode = WAL")
         except (OSError, sqlite3.Error) as exc:
-            raise MemoryConfigError(f"cannot open the memory file {self.path}: {exc}") from exc
+            raise MemoryBackendError(
+                f"cannot open the memory file {self.path}: {_cause(exc)}{_read_only_note(self.path)}"
+            ) from exc
         self._migrate()
 
     def _connect(self) -> sqlite3.Connection:
@@ -191,28 +219,40 @@ class Database:
 
     @contextmanager
     def write(self) -> Iterator[sqlite3.Connection]:
-        """One atomic write transaction; any error rolls all of it back."""
+        """One atomic write transaction; any error rolls all of it back. A failure of SQLite or
+        of the disk (full, read-only, gone) is a MemoryBackendError naming the real cause."""
         with self._lock:
             try:
                 self._conn.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as exc:
-                raise MemoryBackendError(f"memory file {self.path} is not writable: {exc}") from exc
+                raise MemoryBackendError(
+                    f"memory file {self.path} is not writable: {_cause(exc)}{_read_only_note(self.path)}"
+                ) from exc
             try:
                 yield self._conn
-            except BaseException:
-                self._conn.execute("ROLLBACK")
-                raise
-            try:
                 self._conn.execute("COMMIT")
-            except sqlite3.Error as exc:
+            except BaseException as exc:
+                self._rollback()
+                if isinstance(exc, sqlite3.Error):
+                    raise MemoryBackendError(f"memory write to {self.path} failed: {_cause(exc)}") from exc
+                raise
+
+    def _rollback(self) -> None:
+        """Roll back what is left of a failed transaction. SQLite may already have rolled it
+        back itself (a full disk, an I/O error): then there is nothing to do, and the original
+        error, not "no transaction is active", is what the caller must see."""
+        if self._conn.in_transaction:
+            with contextlib.suppress(sqlite3.Error):
                 self._conn.execute("ROLLBACK")
-                raise MemoryBackendError(f"memory write to {self.path} failed: {exc}") from exc
 
     @contextmanager
     def maintenance(self) -> Iterator[sqlite3.Connection]:
         """The writer connection outside a transaction, for pragmas, checkpoints and VACUUM."""
         with self._lock:
-            yield self._conn
+            try:
+                yield self._conn
+            except sqlite3.Error as exc:
+                raise MemoryBackendError(f"memory maintenance of {self.path} failed: {_cause(exc)}") from exc
 
     def _reader(self) -> sqlite3.Connection:
         conn = getattr(self._local, "conn", None)
@@ -222,7 +262,7 @@ class Database:
             try:
                 conn = self._connect()
             except sqlite3.Error as exc:
-                raise MemoryBackendError(f"cannot read the memory file {self.path}: {exc}") from exc
+                raise MemoryBackendError(f"cannot read the memory file {self.path}: {_cause(exc)}") from exc
             self._local.conn = conn
             with self._lock:
                 self._readers.append(conn)
@@ -231,7 +271,10 @@ class Database:
     @contextmanager
     def read(self) -> Iterator[sqlite3.Connection]:
         """This thread's read connection; a multi-statement read should use `snapshot` instead."""
-        yield self._reader()
+        try:
+            yield self._reader()
+        except sqlite3.Error as exc:
+            raise MemoryBackendError(f"memory read from {self.path} failed: {_cause(exc)}") from exc
 
     @contextmanager
     def snapshot(self) -> Iterator[sqlite3.Connection]:
@@ -240,11 +283,15 @@ class Database:
         if conn.in_transaction:  # nested: the outer snapshot already pins the state
             yield conn
             return
-        conn.execute("BEGIN")
         try:
-            yield conn
-        finally:
-            conn.execute("COMMIT")
+            conn.execute("BEGIN")
+            try:
+                yield conn
+            finally:
+                if conn.in_transaction:
+                    conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            raise MemoryBackendError(f"memory read from {self.path} failed: {_cause(exc)}") from exc
 
     def bump_generation(self, conn: sqlite3.Connection, scope: str) -> None:
         conn.execute(

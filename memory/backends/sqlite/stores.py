@@ -206,14 +206,16 @@ class SqliteConfirmationLog:
     def __init__(self, db: Database) -> None:
         self._db = db
 
-    def observe(self, ns: Namespace, fact_key: str, run_id: str) -> int:
+    def observe(self, ns: Namespace, fact_key: str, run_id: str, source: str | None = None) -> int:
         with self._db.write() as conn:
             conn.execute(
-                "INSERT OR IGNORE INTO confirmations (tenant, fact_key, run_id, observed_at) VALUES (?, ?, ?, ?)",
-                (ns.tenant, fact_key, run_id, _ts(datetime.now(UTC))),
+                "INSERT OR IGNORE INTO confirmations (tenant, fact_key, run_id, observed_at, source) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (ns.tenant, fact_key, run_id, _ts(datetime.now(UTC)), source),
             )
             row = conn.execute(
-                "SELECT count(*) FROM confirmations WHERE tenant = ? AND fact_key = ?", (ns.tenant, fact_key)
+                "SELECT count(DISTINCT coalesce(source, run_id)) FROM confirmations WHERE tenant = ? AND fact_key = ?",
+                (ns.tenant, fact_key),
             ).fetchone()
         return int(row[0])
 
