@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from memory.pii.base import truncate
 from memory.working import SUMMARIZE_HEADER  # noqa: F401  (re-exported for the offline model)
+
+OPENING_CHARS = 700  # of the contract's opening in the task message
 
 EXTRACT_HEADER = "TASK: extract-run-artifacts"
 
@@ -57,5 +60,7 @@ def reviewer_system_prompt(clause_types: Sequence[str], memory_block: str = "") 
 
 
 def task_prompt(name: str, task_type: str, opening: str) -> str:
-    opening = " ".join(opening.split())[:700]
+    """The task message. Its opening and name are cut here, so pass them scrubbed when the
+    run writes memory (scrub the whole text, then cut: `memory.pii.truncate`)."""
+    opening = truncate(" ".join(opening.split()), OPENING_CHARS)
     return TASK_TEMPLATE.format(name=name, task_type=task_type, opening=opening)

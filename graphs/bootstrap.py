@@ -10,13 +10,33 @@ from langgraph.runtime import Runtime
 
 from agent.memory_view import clause_locations
 from agent.prompts import reviewer_system_prompt, task_prompt
-from graphs.context import ReviewContext, run_scope
+from graphs.context import ReviewContext, RunScope, run_scope
 from graphs.memory_steps import episodic_read, memory_block_node, procedural_read, semantic_read
 from graphs.state import BootstrapOutput, ReviewState
+from memory.pii.base import Scrubber, truncate
 from memory.records import check_run_id
 from tools.contract import content_id, parse_contract
 from tools.detection.parties import identify_parties
 from tools.playbook import load_playbook
+
+OPENING_SOURCE_CHARS = 900  # of the contract text the task's opening is taken from
+
+
+def task_of(contract: dict, task_type: str, scrubber: Scrubber | None = None) -> str:
+    """The task message: the contract's name and opening. With a scrubber, the one memory may
+    keep: the whole text and the name are scrubbed first and cut after, so no cut leaves half a
+    value no recognizer knows, and names found anywhere in the contract (a signature block) are
+    scrubbed in the opening too. (The reviewer gets the plain one: it reads the contract anyway,
+    and scrubbing waits until consolidation, off the path to the first model call.)"""
+    text, name = contract["text"], contract["name"]
+    if scrubber is not None:
+        text, name = scrubber.scrub(text).text, scrubber.scrub(name).text
+    return task_prompt(name, task_type, truncate(text, OPENING_SOURCE_CHARS))
+
+
+def memory_task(state: ReviewState, scope: RunScope, scrubber: Scrubber) -> str:
+    """What the extraction reads as the run's task (see `extract_artifacts_node`)."""
+    return task_of(state["contract"], scope.task_type, scrubber)
 
 
 def prepare(state: ReviewState, runtime: Runtime[ReviewContext]) -> dict:
@@ -28,8 +48,7 @@ def prepare(state: ReviewState, runtime: Runtime[ReviewContext]) -> dict:
     # Who the buyer (our side) and the supplier are, settled once for the run with the user's
     # `we`; every tool reads them from the contract.
     contract = {**contract, "parties": identify_parties(contract["text"], runtime.context.we).as_dict()}
-    opening = contract["text"][:900]
-    task = task_prompt(contract["name"], run_scope(runtime).task_type, opening)
+    task = task_of(contract, run_scope(runtime).task_type)
     return {
         "contract": contract,
         "contract_text": "",  # the parsed contract replaces the raw input in the checkpoint

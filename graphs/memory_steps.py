@@ -23,7 +23,7 @@ from graphs.state import add_usage, call_usage
 from memory import episodic, extraction, procedural, semantic
 from memory.block import FindingsView, format_memory_block, new_nonce
 from memory.embeddings import calibrated_thresholds, calibrated_vector_alone, model_name_of
-from memory.pii import scrub_artifacts
+from memory.pii import default_scrubber, scrub_artifacts
 from memory.records import Episode, Fact, Outcome, Procedure, RunArtifacts, Scored, worse_outcome
 from memory.telemetry import Hit, Tier, record_retrieval
 
@@ -148,7 +148,8 @@ def _not_the_prompt(artifacts: RunArtifacts, task: str, fallback_summary: str) -
     return artifacts
 
 
-def extract_artifacts_node(instructions: str, fallback: Callable[[dict], RunArtifacts] | None = None):
+def extract_artifacts_node(instructions: str, fallback: Callable[[dict], RunArtifacts] | None = None,
+                           memory_task: Callable[..., str] | None = None):
     """A node that asks the extraction model to distil the run in `state["messages"]`.
 
     The model answers through native structured output where it has one, else text; the usual
@@ -158,6 +159,10 @@ def extract_artifacts_node(instructions: str, fallback: Callable[[dict], RunArti
     reported in `extraction` (and the report), logged, and marked on the episode so retrieval
     ranks it below useful ones. The outcome is the worse of the model's claim and the run's own
     `outcome_hint` (what the agent observed), so a model cannot promote a run.
+
+    `memory_task(state, scope, scrubber) -> str`, when given, is the run's task as memory may keep
+    it (scrubbed whole, then cut): the extraction and the fallback read it in place of the task
+    message the agent worked from, so whatever either copies or cuts from the task is already clean.
     """
 
     def extract_artifacts(state: dict, runtime: Runtime[ReviewContext]) -> dict:
@@ -166,13 +171,18 @@ def extract_artifacts_node(instructions: str, fallback: Callable[[dict], RunArti
             return {"artifacts": {}}
         res = ctx.resources()
         run = [m for m in state.get("messages", []) if not isinstance(m, SystemMessage)]
+        task = state.get("task", "")
+        if memory_task is not None and task:
+            safe = memory_task(state, ctx, res.scrubber or default_scrubber())
+            run = [HumanMessage(safe), *(m for m in run if not (isinstance(m, HumanMessage) and m.content == task))]
+            task = safe
         request = [SystemMessage(instructions), *run, HumanMessage("Extract the run artifacts as JSON now.")]
 
         def fail_on_setup(exc: BaseException) -> None:
             raise_for_setup(exc, role="extraction", model=res.extractor)
 
         result = extraction.extract(res.extractor, request, on_error=fail_on_setup)
-        own = (fallback(state) if fallback is not None
+        own = (fallback({**state, "task": task}) if fallback is not None
                else RunArtifacts(outcome=Outcome(state.get("outcome_hint") or Outcome.UNKNOWN)))
         if result.artifacts is None:
             log.warning("run %s: the extraction model's answer could not be read (%s); the episode is recorded "
@@ -180,7 +190,7 @@ def extract_artifacts_node(instructions: str, fallback: Callable[[dict], RunArti
                         "; ".join(result.errors))
             artifacts = own.model_copy(update={"fact_candidates": [], "procedure": None})
         else:
-            artifacts = _not_the_prompt(result.artifacts, state.get("task", ""), own.task_summary)
+            artifacts = _not_the_prompt(result.artifacts, task, own.task_summary)
         artifacts.extraction = result.status
         artifacts.outcome = worse_outcome(artifacts.outcome, state.get("outcome_hint"))
         scrubbed = scrub_artifacts(artifacts, res.scrubber)

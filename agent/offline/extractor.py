@@ -16,6 +16,7 @@ from langchain_core.messages import BaseMessage
 
 from agent.offline.progress import Progress, finding_line, progress_of
 from agent.offline.transcript import Transcript, read_transcript
+from memory.pii.base import truncate
 
 PROCEDURE_TITLE = "Supplier contract review against the buyer's playbook"
 _NAME_RE = re.compile(r"[\"“']([^\"”'\n]{1,200})[\"”']")
@@ -32,7 +33,7 @@ _FACTS_PER_KIND = 4
 def _clean_party(text: str) -> str:
     """A party's name without its role label or description: `Acme Ltd ("Supplier"), a ...` -> `Acme Ltd`."""
     name = re.split(r"\s*[(,]", " ".join(text.split()), maxsplit=1)[0]
-    return re.sub(r"^the\s+", "", name, flags=re.IGNORECASE)[:80]
+    return truncate(re.sub(r"^the\s+", "", name, flags=re.IGNORECASE), 80)
 
 
 def task_parts(task: str) -> dict[str, str]:
@@ -46,14 +47,14 @@ def task_parts(task: str) -> dict[str, str]:
         "name": name.group(1).strip() if name else "",
         "title": " ".join(title.group(1).split()) if title else "",
         "parties": f"{_clean_party(parties.group(1))} and {_clean_party(parties.group(2))}" if parties else "",
-        "opening": opening[:200],
+        "opening": truncate(opening, 200),
     }
 
 
 def task_summary(task: str) -> str:
     parts = task_parts(task)
     if not any(parts[k] for k in ("name", "title", "parties")):
-        return " ".join(task.split())[:300]
+        return truncate(" ".join(task.split()), 300)
     summary = "Review of supplier contract"
     if parts["name"]:
         summary += f' "{parts["name"]}"'

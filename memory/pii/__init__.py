@@ -30,6 +30,7 @@ from memory.pii.base import (  # noqa: F401  (the vocabulary, re-exported)
     apply_entities,
     label,
     split_for_limit,
+    truncate,
 )
 from memory.records import RunArtifacts
 

@@ -6,6 +6,7 @@ factory that imports them.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
@@ -107,6 +108,18 @@ def _resolve_overlaps(entities: Sequence[PiiEntity]) -> list[PiiEntity]:
         if all(entity.end <= t.start or entity.start >= t.end for t in taken):
             taken.append(entity)
     return sorted(taken, key=lambda e: e.start)
+
+
+_PARTIAL_LABEL = re.compile(r"<[A-Z_]*$")
+
+
+def truncate(text: str, limit: int) -> str:
+    """`text` cut to at most `limit` characters, for text that was scrubbed first (scrub the
+    whole text, then cut: a cut made before scrubbing can leave half a value no recognizer
+    knows). A label the cut would split (`<IBAN_CO`) is dropped whole."""
+    if len(text) <= limit:
+        return text
+    return _PARTIAL_LABEL.sub("", text[:limit])
 
 
 def split_for_limit(text: str, max_chars: int = 5000) -> Iterator[tuple[int, str]]:

@@ -114,6 +114,10 @@ _TAX_CUES = [
         r"\b(?P<v>(?:GB|DE|FR|NL|IE|BE|ES|IT|AT|DK|SE|FI|PL|PT|LU)[ \t]?\d{3}[ \t]?\d{3,4}[ \t]?\d{2,3})\b"
     ),
 ]
+# A US social security number as written, with or without a cue: three, two and four digits with
+# one separator throughout (Presidio's recognizer also drops well-known sample numbers, which are
+# still somebody's number once written into a contract). Area 000 and group 00 are never issued.
+_SSN = re.compile(r"(?<![\w-])(?!000)\d{3}(?P<sep>[- ])(?!00)\d{2}(?P=sep)(?!0000)\d{4}(?![\w-])")
 _SSN_CUE = re.compile(
     r"(?i:social security (?:number|no\.?)|SSN)[ \t]*:?[ \t]*(?P<v>\d{3}-?\d{2}-?\d{4})\b"
 )
@@ -234,6 +238,8 @@ def _local_entities(text: str) -> Iterator[PiiEntity]:
     for m in _IBAN.finditer(text):
         if _iban_ok(re.sub(r"\s", "", m.group())):
             yield PiiEntity(IBAN_CODE, m.start(), m.end(), 0.9)
+    for m in _SSN.finditer(text):
+        yield PiiEntity(US_SSN, m.start(), m.end(), 0.7)
     for m in _SSN_CUE.finditer(text):
         yield PiiEntity(US_SSN, m.start("v"), m.end("v"), 0.9)
     for pattern in _PHONE_PATTERNS:
