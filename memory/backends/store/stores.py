@@ -159,12 +159,14 @@ class StoreConfirmationLog:
     def __init__(self, store: Any) -> None:
         self._store = store
 
-    def observe(self, ns: Namespace, fact_key: str, run_id: str) -> int:
+    def observe(self, ns: Namespace, fact_key: str, run_id: str, source: str | None = None) -> int:
         namespace = confirmations_ns(ns, fact_key)
-        if self._store.get(namespace, run_id) is None:  # keep the first observation's time
+        if self._store.get(namespace, run_id) is None:  # keep the first observation's time and source
             now = datetime.now(UTC)
-            self._store.put(namespace, run_id, {"observed_ts": now.timestamp()}, index=False)
-        return sum(1 for _ in every_item(self._store, namespace))
+            self._store.put(namespace, run_id, {"observed_ts": now.timestamp(), "source": source or run_id},
+                            index=False)
+        # distinct sources: runs over one contract confirm once
+        return len({item.value.get("source") or item.key for item in every_item(self._store, namespace)})
 
     def runs(self, ns: Namespace, fact_key: str) -> list[str]:
         items = every_item(self._store, confirmations_ns(ns, fact_key))
