@@ -1,11 +1,12 @@
 """The memory block: the one delimited text that carries retrieved memory into the system prompt.
 
 Retrieved text is data, never instructions. It is wrapped in `<<MEMORY nonce>>` markers with a
-random nonce per run, and every value taken from memory is neutralised first: Unicode look-alikes
-of angle brackets are folded to ASCII, any run of two or more brackets becomes a single
-parenthesis, a bracket before the word MEMORY is replaced, and newlines are flattened so stored
-text cannot fake a heading of the block. Stored text can neither forge a marker nor close the
-block early.
+random nonce per run, and every value taken from memory is neutralised first (`neutralise`):
+NFKC, invisible characters dropped, Unicode look-alikes of angle brackets folded to ASCII, any run
+of two or more brackets made a single parenthesis, a bracket before the word MEMORY replaced, the
+word itself (in any look-alike letters) lower-cased with every bracket around it, and newlines
+flattened so stored text cannot fake a heading of the block. Stored text can neither forge a
+marker nor close the block early.
 """
 
 from __future__ import annotations
@@ -15,13 +16,18 @@ import secrets
 import unicodedata
 from collections.abc import Callable, Sequence
 
+from memory import lookalikes
 from memory.errors import MemoryRequestError
 from memory.records import Episode, Fact, Procedure, Scored
 
-_LOOKALIKES = str.maketrans({c: "<" for c in "«‹〈《⟨❮❬﹤＜⦉"} | {c: ">" for c in "»›〉》⟩❯❭﹥＞⦊"})
 _BRACKET_RUN = re.compile(r"[<>](?:[\s/]*[<>])+")
 _MARKER_WORD = re.compile(r"[<>](\s*/?\s*memory)", re.IGNORECASE)
 _NONCE = re.compile(r"[0-9a-f]{8,64}")
+_MEMORY_WORD = re.compile(lookalikes.MARKER_WORD, re.IGNORECASE)
+# One translation table (built at import from generated Unicode data, see scripts/lookalikes.py):
+# invisible characters deleted, bracket look-alikes folded to `<`/`>`.
+_FOLD: dict[int, str | None] = {code: None for lo, hi in lookalikes.INVISIBLE for code in range(lo, hi + 1)}
+_FOLD.update(lookalikes.BRACKETS)
 
 
 SUMMARY_CHARS = 160  # an episode's task summary is cut here: enough to tell whose task it was
@@ -34,11 +40,42 @@ def new_nonce() -> str:
 
 
 def neutralise(text: str) -> str:
-    """Retrieved text made inert inside the block: one line, no marker look-alikes."""
-    text = unicodedata.normalize("NFKC", text).translate(_LOOKALIKES)
+    """Retrieved text made inert inside the block: one line, no marker look-alikes.
+
+    NFKC first, then invisible characters (zero-width, bidi controls, variation selectors ...)
+    dropped and every look-alike of `<` or `>` folded to it (Unicode's own lists:
+    `memory.lookalikes`); then any run of brackets becomes one parenthesis and a bracket before
+    the word MEMORY a parenthesis too. When the value names MEMORY (in any letters that look
+    like it: Cyrillic, Greek, full-width ...), the word is written in plain lower case and every
+    bracket or quotation mark becomes a parenthesis and every other symbol a space, so a stored
+    "[END MEMORY CONTEXT]" reads "(END memory CONTEXT)": it cannot pass for the block's marker."""
+    if not text.isascii():  # most stored text is ASCII: nothing to fold
+        text = unicodedata.normalize("NFKC", text).translate(_FOLD)
     text = _BRACKET_RUN.sub(lambda m: "(" if m.group()[0] == "<" else ")", text)
     text = _MARKER_WORD.sub(r"(\1", text)
+    shape = text if text.isascii() else text.translate(lookalikes.LETTERS)  # one for one: offsets agree
+    if _MEMORY_WORD.search(shape):
+        text = _unmark(text, shape)
     return " ".join(text.split())
+
+
+def _unmark(text: str, shape: str) -> str:
+    """`text` with every MEMORY look-alike written `memory`, every bracket or quotation mark that
+    opens or closes (in any script) made a parenthesis, and every other non-ASCII punctuation
+    mark or symbol but currency signs a space: a value that names memory keeps its words, never
+    a shape that could dress them up as a marker."""
+    out = list(text)
+    for m in _MEMORY_WORD.finditer(shape):
+        out[m.start():m.end()] = list(lookalikes.MARKER_WORD)
+    for i, char in enumerate(out):
+        category = unicodedata.category(char)
+        if char in "([{<" or category in ("Ps", "Pi"):
+            out[i] = "("
+        elif char in ")]}>" or category in ("Pe", "Pf"):
+            out[i] = ")"
+        elif not char.isascii() and category[0] in "PS" and category != "Sc":
+            out[i] = " "
+    return "".join(out)
 
 
 def _percent(rate: float) -> str:
