@@ -11,6 +11,7 @@ import bisect
 import hashlib
 import logging
 import re
+import time
 import unicodedata
 from pathlib import Path
 
@@ -21,6 +22,12 @@ from tools.normalize import normalise_text
 from tools.sections import find_headings, section_spans
 
 SUPPORTED_SUFFIXES = (".pdf", ".txt", ".md")
+# Limits on what a file expands to, beside the byte limit on the file itself (a compressed PDF of
+# 130 KB can inflate to 40 million characters). The longest CUAD contract is under 0.4 million
+# characters and 100 pages: these leave ten times room and bound the work a hostile file causes.
+MAX_TEXT_CHARS = 5_000_000
+MAX_PAGES = 2_000
+EXTRACT_SECONDS = 60.0  # the whole PDF's text extraction, checked page by page
 
 
 class Section(BaseModel):
@@ -224,6 +231,9 @@ def load_contract(path: str | Path, *, max_bytes: int) -> Contract:
         raise ContractInputError(f"{p}: the file is empty; give a file with the contract text")
     pages = _read_pdf(p) if suffix == ".pdf" else _read_text(p).split("\f")
     text = "\n\n".join(pages)
+    if len(text) > MAX_TEXT_CHARS:
+        raise ContractInputError(f"{p}: the text runs to {len(text):,} characters, over the {MAX_TEXT_CHARS:,}-character "
+                                 "limit; split the contract")
     if not text.strip():
         raise ContractInputError(f"{p}: the file holds only whitespace; give a file with the contract text")
     return parse_contract(text, p.name, pages=pages)
@@ -243,6 +253,28 @@ def _read_text(p: Path) -> str:
     raise ContractInputError(f"{p}: not decodable as text; save it as UTF-8 text")
 
 
+def _page_texts(p: Path, reader) -> list[str]:
+    count = len(reader.pages)
+    if count > MAX_PAGES:
+        raise ContractInputError(f"{p}: the PDF has {count:,} pages, over the {MAX_PAGES:,}-page limit; split it")
+    started, total, pages = time.monotonic(), 0, []
+    for number, page in enumerate(reader.pages, start=1):
+        contents = page.get_contents()
+        size = len(contents.get_data()) if contents is not None else 0
+        if total + size > MAX_TEXT_CHARS * 2:  # shown text takes about a byte a character, plus operators
+            raise ContractInputError(f"{p}: page {number} inflates to {size:,} bytes of page content, more than "
+                                     f"{MAX_TEXT_CHARS:,} characters of text can need (a text bomb?); split or re-export it")
+        pages.append(page.extract_text() or "")
+        total += len(pages[-1])
+        if total > MAX_TEXT_CHARS:
+            raise ContractInputError(f"{p}: the PDF's text runs past {MAX_TEXT_CHARS:,} characters by page {number} "
+                                     f"of {count:,}; split the contract")
+        if time.monotonic() - started > EXTRACT_SECONDS:
+            raise ContractInputError(f"{p}: extracting the text took over {EXTRACT_SECONDS:.0f} s by page {number} "
+                                     f"of {count:,}; re-export the PDF or give a .txt")
+    return pages
+
+
 def _mostly_printable(text: str) -> bool:
     sample = text[:20000]
     if not sample:
@@ -252,8 +284,12 @@ def _mostly_printable(text: str) -> bool:
 
 
 def _read_pdf(p: Path) -> list[str]:
+    """The text of each page. A file whose parsing fails in any way (pypdf raises many kinds on
+    crafted input: unsupported filters such as JBIG2, nesting past Python's recursion limit, ...)
+    is bad input; so is one that expands past MAX_PAGES, MAX_TEXT_CHARS or EXTRACT_SECONDS, which
+    are checked before each page's text is extracted, so a text bomb is refused, not extracted."""
     from pypdf import PdfReader
-    from pypdf.errors import PyPdfError
+    from pypdf.errors import DependencyError
 
     logging.getLogger("pypdf").setLevel(logging.ERROR)  # pypdf warns loudly on odd but readable files
     try:
@@ -263,10 +299,14 @@ def _read_pdf(p: Path) -> list[str]:
                 reader.decrypt("")
             except Exception as exc:
                 raise ContractInputError(f"{p}: the PDF is password-protected; give an unprotected copy") from exc
-        pages = [page.extract_text() or "" for page in reader.pages]
+        pages = _page_texts(p, reader)
     except ContractInputError:
         raise
-    except (PyPdfError, ValueError, KeyError, TypeError, OSError, AttributeError) as exc:
+    except RecursionError as exc:
+        raise ContractInputError(f"{p}: the PDF is nested too deeply to read (a crafted file?); re-export it or give a .txt") from exc
+    except DependencyError as exc:
+        raise ContractInputError(f"{p}: the PDF uses an unsupported encoding ({exc}); re-export it or give a .txt") from exc
+    except Exception as exc:  # whatever else the parser meets in a malformed file
         raise ContractInputError(f"{p}: corrupt or unreadable PDF ({type(exc).__name__}); re-export the PDF or give a .txt") from exc
     if not "".join(pages).strip():
         raise ContractInputError(f"{p}: the PDF has no extractable text (scanned image?); run OCR or give a .txt")
