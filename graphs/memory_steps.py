@@ -25,6 +25,7 @@ from memory.block import FindingsView, format_memory_block, new_nonce
 from memory.embeddings import calibrated_thresholds, calibrated_vector_alone, model_name_of
 from memory.pii import default_scrubber, scrub_artifacts
 from memory.records import Episode, Fact, Outcome, Procedure, RunArtifacts, Scored, worse_outcome
+from memory.screen import screen_artifacts
 from memory.telemetry import Hit, Tier, record_retrieval
 
 log = logging.getLogger(__name__)
@@ -193,7 +194,7 @@ def extract_artifacts_node(instructions: str, fallback: Callable[[dict], RunArti
             artifacts = _not_the_prompt(result.artifacts, task, own.task_summary)
         artifacts.extraction = result.status
         artifacts.outcome = worse_outcome(artifacts.outcome, state.get("outcome_hint"))
-        scrubbed = scrub_artifacts(artifacts, res.scrubber)
+        scrubbed = screen_artifacts(scrub_artifacts(artifacts, res.scrubber))
         usage: dict[str, int] = {}
         for call in result.usage:
             usage = add_usage(usage, call_usage(res.extractor, call))
