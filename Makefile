@@ -42,7 +42,7 @@ demo: $(RUNTIME)
 	$(BIN)/contract-review demo
 
 test: $(DEV) $(CHECKOV)
-	$(BIN)/python -m pytest -n 2
+	$(BIN)/python -m pytest -n 2 --durations=15
 
 bench: $(BENCH)
 	$(BIN)/contract-review bench all --out bench_results
