@@ -142,3 +142,15 @@ def query_all(dynamodb: Any, **request: Any) -> Iterator[dict[str, Any]]:
         if not last:
             return
         request = {**request, "ExclusiveStartKey": last}
+
+
+def batch_get(db: Any, table: str, keys: Sequence[Mapping[str, Any]], *, consistent: bool = False) -> Iterator[dict[str, Any]]:
+    """Every item of `keys` that exists, through BatchGetItem: 100 keys a request (its limit),
+    unprocessed keys asked again until none are left."""
+    keys = list(keys)
+    for start in range(0, len(keys), 100):
+        request: dict[str, Any] = {table: {"Keys": keys[start:start + 100], "ConsistentRead": consistent}}
+        while request:
+            answer = db.batch_get_item(RequestItems=request)
+            yield from answer.get("Responses", {}).get(table, [])
+            request = answer.get("UnprocessedKeys") or {}

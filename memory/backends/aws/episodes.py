@@ -20,6 +20,7 @@ from typing import Any
 from memory.backends.aws import schema
 from memory.backends.aws.codec import (
     aws_errors,
+    batch_get,
     deserialize,
     epoch_seconds,
     error_code,
@@ -186,14 +187,11 @@ class DynamoEpisodeStore:
         found: dict[str, Episode] = {}
         if not run_ids:
             return found
-        request = {self._table: {"Keys": [self._key(ns, run_id) for run_id in dict.fromkeys(run_ids)]}}
+        keys = [self._key(ns, run_id) for run_id in dict.fromkeys(run_ids)]
         with aws_errors("read the episodes found"):
-            while request:
-                answer = self._db.batch_get_item(RequestItems=request)
-                for item in answer.get("Responses", {}).get(self._table, []):
-                    episode = self._episode(item)
-                    found[episode.run_id] = episode
-                request = answer.get("UnprocessedKeys") or {}
+            for item in batch_get(self._db, self._table, keys):
+                episode = self._episode(item)
+                found[episode.run_id] = episode
         return found
 
     def list(self, ns: Namespace, *, limit: int = 50, outcome: Outcome | None = None) -> list[Episode]:

@@ -27,6 +27,7 @@ from typing import Any
 from memory.backends.aws import schema
 from memory.backends.aws.codec import (
     aws_errors,
+    batch_get,
     deserialize,
     pack_vector,
     query_all,
@@ -311,17 +312,7 @@ class DynamoFactStore:
 
     def _read_many(self, ns: Namespace, fact_ids: list[str]) -> dict[str, Fact]:
         facts: dict[str, Fact] = {}
-        for start in range(0, len(fact_ids), 100):  # BatchGetItem takes 100 keys at most
-            request = {
-                self._table: {
-                    "Keys": [self._key(ns, _FACT + i) for i in fact_ids[start : start + 100]],
-                    "ConsistentRead": True,
-                }
-            }
-            while request:
-                answer = self._db.batch_get_item(RequestItems=request)
-                for item in answer.get("Responses", {}).get(self._table, []):
-                    fact = self._fact(item)
-                    facts[fact.fact_id] = fact
-                request = answer.get("UnprocessedKeys") or {}
+        for item in batch_get(self._db, self._table, [self._key(ns, _FACT + i) for i in fact_ids], consistent=True):
+            fact = self._fact(item)
+            facts[fact.fact_id] = fact
         return facts
