@@ -32,7 +32,7 @@ from memory.backends.aws.codec import (
     to_plain_values,
     unpack_vector,
 )
-from memory.backends.aws.hybrid import rank_rows, rank_scored
+from memory.backends.aws.hybrid import rank_hits, rank_rows
 from memory.backends.aws.vectors import EPISODES, S3VectorIndex, all_of, episode_metadata
 from memory.errors import MemoryBackendError, UnknownRecordError
 from memory.records import Episode, Namespace, Outcome, Scored
@@ -168,14 +168,7 @@ class DynamoEpisodeStore:
             if query_idents:  # the nearest of those sharing an identifier, however far
                 for hit in nearest(all_of(live, {"idents": {"$in": sorted(query_idents)}})):
                     found.setdefault(hit["key"], hit)
-        hits = [hit for hit in found.values() if hit.get("metadata")]
-        if not hits:
-            return []
-        ranked = rank_scored(
-            query, [1.0 - float(hit.get("distance", 1.0)) for hit in hits],
-            [hit["metadata"].get("text", "") for hit in hits],
-            preferred=[bool(hit["metadata"].get("completed")) for hit in hits],
-            recency=[float(hit["metadata"].get("created", 0)) for hit in hits], query_idents=query_idents)
+        hits, ranked = rank_hits(query, found, recency="created", preferred="completed", query_idents=query_idents)
         prefix = ns.agent + "/"
         run_ids = [hits[i]["key"][len(prefix):] for i, _ in ranked if hits[i]["key"].startswith(prefix)]
         records = self._read_many(ns, run_ids)

@@ -37,7 +37,7 @@ from memory.backends.aws.codec import (
     unpack_vector,
 )
 from memory.backends.aws.config import AwsConfig
-from memory.backends.aws.hybrid import rank_rows, rank_scored
+from memory.backends.aws.hybrid import rank_hits, rank_rows
 from memory.backends.aws.knowledge_base import KnowledgeBaseIndex
 from memory.backends.aws.vectors import FACTS, S3VectorIndex, all_of, fact_metadata
 from memory.records import Fact, Namespace, Scored, utcnow
@@ -298,13 +298,7 @@ class DynamoFactStore:
             for hit in self._vectors.query(FACTS, ns.tenant, query.embedding_model, vector, pool,
                                            all_of(domain, {"idents": {"$in": sorted(query_idents)}})):
                 found.setdefault(hit["key"], hit)
-        hits = [hit for hit in found.values() if hit.get("metadata")]
-        if not hits:
-            return []
-        ranked = rank_scored(
-            query, [1.0 - float(hit.get("distance", 1.0)) for hit in hits],
-            [hit["metadata"].get("text", "") for hit in hits], preferred=[False] * len(hits),
-            recency=[float(hit["metadata"].get("updated", 0)) for hit in hits], query_idents=query_idents)
+        hits, ranked = rank_hits(query, found, recency="updated", query_idents=query_idents)
         with aws_errors("read the facts found"):
             records = self._read_many(ns, [hits[i]["key"] for i, _ in ranked])
         return [Scored[Fact](item=records[hits[i]["key"]], score=cosine) for i, cosine in ranked

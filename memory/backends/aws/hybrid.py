@@ -11,7 +11,8 @@ are `memory.retrieval.rank_hybrid`'s, so every backend ranks alike.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -107,3 +108,25 @@ def rank_scored(
     ranked = rank_hybrid(candidates, min_score=query.min_score, k=query.k, mode=query.mode,
                          vector_alone=query.vector_alone, query_names=bool(query_idents))
     return [(int(c.key), c.cosine) for c in ranked]
+
+
+def rank_hits(
+    query: VectorQuery,
+    found: Mapping[str, Mapping[str, Any]],
+    *,
+    recency: str,
+    preferred: str | None = None,
+    query_idents: set[str] | None = None,
+) -> tuple[list[Mapping[str, Any]], list[tuple[int, float]]]:
+    """`rank_scored` for S3 Vectors hits (key -> hit with distance and metadata): the hits that
+    carry metadata, and their ranking (index into those hits, cosine). `recency` and `preferred`
+    name the metadata fields that hold the time and the preferred flag."""
+    hits = [hit for hit in found.values() if hit.get("metadata")]
+    if not hits:
+        return hits, []
+    ranked = rank_scored(
+        query, [1.0 - float(hit.get("distance", 1.0)) for hit in hits],
+        [hit["metadata"].get("text", "") for hit in hits],
+        preferred=[bool(preferred and hit["metadata"].get(preferred)) for hit in hits],
+        recency=[float(hit["metadata"].get(recency, 0)) for hit in hits], query_idents=query_idents)
+    return hits, ranked
