@@ -66,6 +66,7 @@ def main() -> None:
                    "memory.semantic"):
         importlib.import_module(module)
     from agent.offline.model import OfflineReviewerModel
+    from tools.detection.rules import DETECTORS
 
     own_imported = time.time()
     spans: dict[str, tuple[float, float]] = {}
@@ -97,6 +98,8 @@ def main() -> None:
             "cli_to_first_call_ms": _ms(now - own_imported),
             "phases_ms": {**phases, "other_ms": _ms(max(0.0, total - counted))},
             "loaded": sorted({name.partition(".")[0] for name in sys.modules if not name.startswith("_")}),
+            # clause detectors whose patterns were compiled by then (they compile on first use)
+            "detectors_compiled": sum("rules" in vars(d) for d in DETECTORS.values()),
         }), flush=True)
         os._exit(0)  # stop here: the rest of the review is not part of the cold start
         return original(self, messages, *args, **kwargs)

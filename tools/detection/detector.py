@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 
 from tools.detection.numbers import NUMBER
 
@@ -19,16 +20,33 @@ DUR = rf"(?:{_N}|an?)[\s-]*(?:\(\s*(?:\d+|[a-z]+(?:[\s-][a-z]+)?)\s*\)\s*)?(?:bu
 
 @dataclass(frozen=True)
 class Detector:
+    """A clause type's weighted patterns. They are kept as strings and compiled on first use:
+    the 400-odd patterns take a few hundred milliseconds to compile, a cost that belongs to the
+    first sentence scored, not to every process that imports the tools (`--help`, `memory list`,
+    a review's start before its first model call)."""
+
     id: str
-    rules: tuple[tuple[re.Pattern[str], float], ...]
+    patterns: tuple[tuple[str, float], ...]
     threshold: float = 3.0
-    title: re.Pattern[str] | None = None
+    title_pattern: str | None = None
     title_bonus: float = 1.0
-    require: re.Pattern[str] | None = None
+    require_pattern: str | None = None
     needs_duration: bool = False
     # Lower-case fragments of which every positively scoring sentence contains at least one:
     # a cheap test that spares the regexes on most sentences of a long contract.
     keywords: tuple[str, ...] = ()
+
+    @cached_property
+    def rules(self) -> tuple[tuple[re.Pattern[str], float], ...]:
+        return tuple((rx(p), w) for p, w in self.patterns)
+
+    @cached_property
+    def title(self) -> re.Pattern[str] | None:
+        return rx(self.title_pattern) if self.title_pattern else None
+
+    @cached_property
+    def require(self) -> re.Pattern[str] | None:
+        return rx(self.require_pattern) if self.require_pattern else None
 
 
 def rx(pattern: str) -> re.Pattern[str]:
@@ -37,13 +55,13 @@ def rx(pattern: str) -> re.Pattern[str]:
 
 def detector(id: str, rules: list[tuple[str, float]], *, threshold: float = 3.0, title: str | None = None,
              title_bonus: float = 1.0, require: str | None = None, needs_duration: bool = False) -> Detector:
-    """Build a Detector from pattern strings (compiled case-insensitively)."""
+    """Build a Detector from pattern strings (compiled case-insensitively, on first use)."""
     return Detector(
         id=id,
-        rules=tuple((rx(p), w) for p, w in rules),
+        patterns=tuple((p, w) for p, w in rules),
         threshold=threshold,
-        title=rx(title) if title else None,
+        title_pattern=title,
         title_bonus=title_bonus,
-        require=rx(require) if require else None,
+        require_pattern=require,
         needs_duration=needs_duration,
     )
