@@ -1,6 +1,7 @@
 """A kill -9 loop over real review processes (used by test_security_crash.py).
 
-Run as `python -m tests.security.crash_worker HOME KILLS SEED`. It imports the agent once, then
+Run as `python -m tests.security.crash_worker HOME KILLS SEED [PREFIX]` (PREFIX starts each run id,
+so that several loops can share one data folder, each process killing its own children). It imports the agent once, then
 forks one child process per trial: the child reviews a contract (or resumes a killed run) with
 the SQLite checkpointer, as `contract-review review` does, and this process SIGKILLs it at a
 random point, until KILLS children died by the signal mid-run. A point is "a random delay of up
@@ -97,7 +98,7 @@ def _run(action: str, run_id: str, contract: str, kill_at: tuple[str, int, float
     return _status(status), consolidating
 
 
-def main(home: str, kills_wanted: int, seed: int) -> dict:
+def main(home: str, kills_wanted: int, seed: int, prefix: str = "run") -> dict:
     os.environ["CONTRACT_AGENT_HOME"] = home
     os.environ["CONTRACT_AGENT_CHECKPOINTER"] = "sqlite"
     # Import and warm everything once: each forked child starts at once.
@@ -119,7 +120,7 @@ def main(home: str, kills_wanted: int, seed: int) -> dict:
             run_id, action, contract = unfinished.pop(rng.randrange(len(unfinished))), "resume", ""
         else:
             runs += 1
-            run_id, action, contract = f"run-{runs}", "review", str(rng.choice(CONTRACTS))
+            run_id, action, contract = f"{prefix}-{runs}", "review", str(rng.choice(CONTRACTS))
         if rng.random() < 0.5:  # inside consolidation: after one of its checkpoints
             kill_at = ("consolidate", rng.randint(1, CONSOLIDATE_CHECKPOINTS), rng.uniform(0.0, 0.03))
         else:  # anywhere: after any checkpoint of the run
@@ -138,4 +139,4 @@ def main(home: str, kills_wanted: int, seed: int) -> dict:
 
 
 if __name__ == "__main__":
-    print(json.dumps(main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]))))
+    print(json.dumps(main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), *sys.argv[4:5])))
