@@ -170,6 +170,41 @@ def _query(text: str = "zzz", vector: list[float] | None = None) -> VectorQuery:
 
 
 
+class _Recording(sqlite3.Connection):
+    """A connection that keeps every statement it runs with its parameters."""
+
+    statements: list[tuple[str, tuple]] = []
+
+    def execute(self, sql, parameters=(), /):
+        _Recording.statements.append((sql, tuple(parameters)))
+        return super().execute(sql, parameters)
+
+
+@pytest.mark.parametrize("url_options", ["", "?vector_index=exact"])
+def test_rows_found_by_id_are_read_by_id_not_through_the_namespace_index(tmp_path, monkeypatch, url_options):
+    """Issue 18, found by profiling `bench bootstrap` at 100k: without statistics SQLite read
+    `tenant = ? AND agent = ? AND id IN (...)` through the (tenant, agent, ...) index, i.e.
+    every row of the namespace (40 ms of a 50 ms recall), not the few rows by id. Every read by
+    id that a search makes must look the rows up by id."""
+    import memory.backends.sqlite.schema as schema
+
+    connect = sqlite3.connect
+    monkeypatch.setattr(schema.sqlite3, "connect", lambda *a, **k: connect(*a, **k, factory=_Recording))
+    memory = open_memory(f"sqlite:///{tmp_path / 'm.sqlite'}{url_options}")
+    for i in range(30):
+        memory.episodes.add(NS, _episode(f"run-{i}", f"review the Acme supply agreement {i}"), [1.0, i / 30])
+    _Recording.statements.clear()
+    query = _query("Acme supply agreement", [1.0, 0.5]).model_copy(update={"k": 12, "min_score": 0.0})
+    assert len(memory.episodes.search(NS, query)) == 12  # with 9 ids or more the plan used to change
+    by_id = [(sql, params) for sql, params in _Recording.statements if " id IN (" in sql and sql.startswith("SELECT")]
+    assert by_id
+    with sqlite3.connect(tmp_path / "m.sqlite") as conn:
+        for sql, params in by_id:
+            plan = " ".join(row[3] for row in conn.execute(f"EXPLAIN QUERY PLAN {sql}", params))
+            assert "INTEGER PRIMARY KEY" in plan or "id=?" in plan, (sql, plan)
+    memory.close()
+
+
 @pytest.mark.parametrize("url_options", ["", "?vector_index=exact"])
 def test_a_query_naming_one_contract_gets_that_episode_first_among_many_alike(tmp_path, url_options):
     """Issue 18, found by `bench bootstrap` at 100k: a query naming one contract reference wants

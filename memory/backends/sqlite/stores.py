@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 from memory.backends.sqlite.schema import Database, scope_token
 from memory.backends.sqlite.search import HybridIndex, TableSpec, VectorSource, as_blob, index_text
-from memory.backends.sqlite.vectors import IndexKey
+from memory.backends.sqlite.vectors import IndexKey, by_id_only
 from memory.errors import UnknownRecordError
 from memory.records import Episode, Fact, Namespace, Outcome, Scored
 from memory.stores import VectorQuery
@@ -75,8 +75,9 @@ class SqliteEpisodeStore:
         ids = [row_id for row_id, _ in hits]
         with self._db.read() as conn:
             rows = dict(conn.execute(
-                f"SELECT id, record FROM episodes WHERE tenant = ? AND agent = ? AND id IN ({_placeholders(ids)})",
-                (ns.tenant, ns.agent, *ids),
+                f"SELECT id, record FROM episodes WHERE id IN ({_placeholders(ids)}) AND {by_id_only('tenant')} = ? "
+                f"AND {by_id_only('agent')} = ?",
+                (*ids, ns.tenant, ns.agent),
             ).fetchall())
         return [(Episode.model_validate_json(rows[i]), score) for i, score in hits if i in rows]
 
@@ -170,8 +171,8 @@ class SqliteFactStore:
         ids = [row_id for row_id, _ in hits]
         with self._db.read() as conn:
             rows = dict(conn.execute(
-                f"SELECT id, record FROM facts WHERE tenant = ? AND id IN ({_placeholders(ids)})",
-                (ns.tenant, *ids),
+                f"SELECT id, record FROM facts WHERE id IN ({_placeholders(ids)}) AND {by_id_only('tenant')} = ?",
+                (*ids, ns.tenant),
             ).fetchall())
         return [Scored[Fact](item=Fact.model_validate_json(rows[i]), score=s) for i, s in hits if i in rows]
 
