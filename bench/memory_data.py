@@ -116,7 +116,7 @@ def insert_episodes(memory, ns: Namespace, tenant_index: int, start: int, stop: 
     """Bulk-insert episodes [start, stop) of one namespace with real embeddings (the own tenant),
     one transaction per batch; returns the vectors it embedded."""
     from memory.backends.sqlite.schema import scope_token
-    from memory.backends.sqlite.search import as_blob
+    from memory.backends.sqlite.search import as_blob, index_rows
     from memory.embeddings import model_name_of
 
     model = model_name_of(embeddings)
@@ -135,9 +135,8 @@ def insert_episodes(memory, ns: Namespace, tenant_index: int, start: int, stop: 
             conn.executemany(
                 "INSERT INTO episodes (id, tenant, agent, run_id, task_type, outcome, created_at, expires_at, model, "
                 "vector, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
-            conn.executemany("INSERT INTO episodes_fts (rowid, scope, body, idents) VALUES (?, ?, ?, ?)",
-                             [(next_id + n, scope, text, episode_identifiers(e))
-                              for n, (e, text) in enumerate(zip(episodes, texts, strict=True))])
+            index_rows(conn, "episodes", [(next_id + n, scope, text, episode_identifiers(e))
+                                          for n, (e, text) in enumerate(zip(episodes, texts, strict=True))])
     return np.concatenate(embedded) if embedded else np.zeros((0, 0), dtype=np.float32)
 
 
@@ -167,7 +166,7 @@ def insert_other_episodes(memory, ns: Namespace, tenant_index: int, start: int, 
     rows written with executemany and explicit row ids. They load the shared tables and the
     full-text index exactly as real rows of another tenant do."""
     from memory.backends.sqlite.schema import scope_token
-    from memory.backends.sqlite.search import as_blob
+    from memory.backends.sqlite.search import as_blob, index_rows
 
     scope = scope_token("episodes", ns.tenant, ns.agent)
     texts, idents, templates = _other_pool(tenant_index, model, pool_size, timeline.anchor)
@@ -193,7 +192,7 @@ def insert_other_episodes(memory, ns: Namespace, tenant_index: int, start: int, 
             conn.executemany(
                 "INSERT INTO episodes (id, tenant, agent, run_id, task_type, outcome, created_at, expires_at, model, "
                 "vector, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
-            conn.executemany("INSERT INTO episodes_fts (rowid, scope, body, idents) VALUES (?, ?, ?, ?)", fts)
+            index_rows(conn, "episodes", fts)
 
 
 def _fact_text(tenant_index: int, i: int) -> str:
@@ -209,7 +208,7 @@ def insert_facts(memory, ns: Namespace, tenant_index: int, count: int, embedding
     """Facts of one tenant. Own facts (no `vector_pool`): unique texts, real embeddings. Other
     tenants: texts cycle through a pool of `pool_size`, vectors through `vector_pool`."""
     from memory.backends.sqlite.schema import scope_token
-    from memory.backends.sqlite.search import as_blob
+    from memory.backends.sqlite.search import as_blob, index_rows
     from memory.embeddings import model_name_of
     from memory.retrieval import identifiers
 
@@ -241,7 +240,7 @@ def insert_facts(memory, ns: Namespace, tenant_index: int, count: int, embedding
                 fts.append((next_id + offset, scope, text, ident))
             conn.executemany("INSERT INTO facts (id, tenant, fact_id, domain, updated_at, model, vector, record) "
                              "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
-            conn.executemany("INSERT INTO facts_fts (rowid, scope, body, idents) VALUES (?, ?, ?, ?)", fts)
+            index_rows(conn, "facts", fts)
 
 
 def add_procedures(memory, ns: Namespace, task_type: str) -> None:

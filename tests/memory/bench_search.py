@@ -51,7 +51,7 @@ def fill(memory: SqliteMemory, ns: Namespace, count: int, rng: random.Random, di
 def bulk_fill(memory: SqliteMemory, ns: Namespace, count: int, rng: random.Random, dim: int = 256) -> None:
     """The same rows in one transaction (fast set-up for tests); same tables, same index text."""
     from memory.backends.sqlite.schema import scope_token
-    from memory.backends.sqlite.search import as_blob
+    from memory.backends.sqlite.search import as_blob, index_rows
     from memory.retrieval import identifiers
 
     vectors = np.random.default_rng(rng.randint(0, 2**32)).standard_normal((count, dim)).astype(np.float32)
@@ -66,8 +66,7 @@ def bulk_fill(memory: SqliteMemory, ns: Namespace, count: int, rng: random.Rando
                  episode.model_dump_json()),
             ).lastrowid
             text = episode.embedding_text()
-            conn.execute("INSERT INTO episodes_fts (rowid, scope, body, idents) VALUES (?, ?, ?, ?)",
-                         (row, scope, text, " ".join(sorted(identifiers(text)))))
+            index_rows(conn, "episodes", [(row, scope, text, " ".join(sorted(identifiers(text))))])
 
 
 def time_searches(memory: SqliteMemory, ns: Namespace, queries: int, rng: random.Random, dim: int = 256) -> list[float]:

@@ -13,7 +13,7 @@ import pytest
 from memory.backends import open_memory
 from memory.backends.sqlite import SqliteMemory
 from memory.backends.sqlite.schema import MIGRATIONS, scope_token
-from memory.backends.sqlite.search import as_blob
+from memory.backends.sqlite.search import as_blob, index_rows
 from memory.errors import MemoryConfigError
 from memory.records import Episode, Namespace, Outcome, Procedure, ProcedureStatus
 from memory.retrieval import identifiers
@@ -141,8 +141,7 @@ def test_search_covers_a_large_namespace_and_finds_its_oldest_match(tmp_path):
                      record.replace('"template"', f'"{tenant}-{i}"')),
                 ).lastrowid
                 body, idents = index[i % len(index)]
-                conn.execute("INSERT INTO episodes_fts (rowid, scope, body, idents) VALUES (?, ?, ?, ?)",
-                             (row, scope, body, idents))
+                index_rows(conn, "episodes", [(row, scope, body, idents)])
     queries = ["Review the Acme supply agreement for the liability cap", "payment terms in clause 7.3",
                "Check the Globex licence renewal", "warranty of the Hooli services contract"]
 

@@ -50,7 +50,7 @@ def _scrub_file(db: Database, conn: sqlite3.Connection) -> None:
     """After the deletes committed: merge FTS segments (dropping deleted terms) and fold the WAL
     back into the main file, so no copy of an erased page survives on disk."""
     with db.write() as tx:
-        for fts in _FTS.values():
+        for fts in [*_FTS.values(), "episodes_names", "facts_names"]:
             tx.execute(f"INSERT INTO {fts} ({fts}) VALUES ('optimize')")
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     # index pages keep deleted keys as dividers (tenant and run ids): rebuild the file

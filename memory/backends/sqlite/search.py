@@ -20,7 +20,7 @@ from typing import Protocol
 
 import numpy as np
 
-from memory.backends.sqlite.schema import FTS_TOKENIZER, Database
+from memory.backends.sqlite.schema import FTS_TOKENIZER, NAME_SEPARATOR, Database
 from memory.backends.sqlite.vectors import IndexKey, NeedsBuild, VectorIndexes
 from memory.errors import MemoryBackendError
 from memory.retrieval import (
@@ -63,6 +63,7 @@ class TableSpec:
 
     table: str
     fts: str
+    names: str  # the namespace-keyed identifier index (`name_tokens`)
     attributes: str  # e.g. "expires_at, outcome = 'COMPLETED', created_at, NULL"
 
 
@@ -183,17 +184,16 @@ class HybridIndex:
         newest `limit` holding each one: newest-first stops early in FTS5, in rowid order, where
         ranking every holder of a common name by BM25 would not), and which of the identifiers
         are specific: held by at most `rare_name_limit` rows of the namespace, all of them found."""
-        fts = self._spec.fts
+        names = self._spec.names
         rare = rare_name_limit(self._vectors.size(conn, key))
         groups = [sorted(idents)] if len(idents) > 1 else []
         groups += [[ident] for ident in sorted(idents)[:8]]
         rows: set[int] = set()
         specific: set[str] = set()
         for group in groups:
-            match = f'scope : "{scope}" AND ' + " AND ".join(f'idents : "{ident}"' for ident in group)
             found = [r[0] for r in conn.execute(
-                f"SELECT rowid FROM {fts} WHERE {fts} MATCH ? ORDER BY rowid DESC LIMIT ?",
-                (match, max(limit, rare + 1)))]
+                f"SELECT rowid FROM {names} WHERE {names} MATCH ? ORDER BY rowid DESC LIMIT ?",
+                (_name_match(scope, group), max(limit, rare + 1)))]
             rows.update(found[:limit])
             if len(group) == 1 and 0 < len(found) <= rare:
                 specific.add(group[0])
@@ -202,12 +202,12 @@ class HybridIndex:
     def _rare_names(self, conn: sqlite3.Connection, scope: str, key: IndexKey, names: set[str]) -> set[str]:
         """The tentative names (sentence-initial capitalised words) that identify something here:
         held as an identifier by few rows of the namespace (`memory.retrieval.rare_name_limit`)."""
-        fts = self._spec.fts
+        table = self._spec.names
         limit = rare_name_limit(self._vectors.size(conn, key))
         kept = set()
         for name in sorted(names):
-            held = conn.execute(f"SELECT count(*) FROM (SELECT 1 FROM {fts} WHERE {fts} MATCH ? LIMIT ?)",
-                                (f'scope : "{scope}" AND idents : "{name}"', limit + 1)).fetchone()[0]
+            held = conn.execute(f"SELECT count(*) FROM (SELECT 1 FROM {table} WHERE {table} MATCH ? LIMIT ?)",
+                                (_name_match(scope, [name]), limit + 1)).fetchone()[0]
             if 0 < held <= limit:
                 kept.add(name)
         return kept
@@ -262,9 +262,28 @@ class HybridIndex:
             candidate.specific_hits = len(specific & held_idents)
 
 
-def index_text(conn: sqlite3.Connection, fts: str, row_id: int, scope: str, text: str) -> None:
-    """Add one row's text (and its identifiers) to the namespace-scoped lexical index."""
-    conn.execute(
-        f"INSERT INTO {fts} (rowid, scope, body, idents) VALUES (?, ?, ?, ?)",
-        (row_id, scope, text, " ".join(sorted(identifiers(text)))),
-    )
+def name_tokens(scope: str, idents: Sequence[str]) -> list[str]:
+    """Identifiers as words of the namespace-keyed name index (schema migration 7): the scope
+    token and the identifier as one word, so a lookup reads this namespace's postings only
+    (schema.NAME_TOKENS_SQL builds the same from the FTS table's columns)."""
+    return [f"{scope}{NAME_SEPARATOR}{ident}" for ident in idents]
+
+
+def _name_match(scope: str, idents: Sequence[str]) -> str:
+    """An FTS5 query for rows holding all of `idents` in the namespace `scope`."""
+    return " AND ".join(f'"{token}"' for token in name_tokens(scope, idents))  # alphanumeric: quoting is safe
+
+
+def index_rows(conn: sqlite3.Connection, kind: str, rows: Sequence[tuple[int, str, str, str]]) -> None:
+    """Add rows (row id, scope token, text, identifiers joined by spaces) to the lexical indexes
+    of `kind` ("episodes" or "facts"): the full-text table and the name index. Every writer of
+    those tables, the stores and the bench's bulk loader alike, goes through here."""
+    conn.executemany(f"INSERT INTO {kind}_fts (rowid, scope, body, idents) VALUES (?, ?, ?, ?)", rows)
+    conn.executemany(f"INSERT INTO {kind}_names (rowid, names) VALUES (?, ?)",
+                     [(row_id, " ".join(name_tokens(scope, idents.split())))
+                      for row_id, scope, _, idents in rows if idents])
+
+
+def index_text(conn: sqlite3.Connection, kind: str, row_id: int, scope: str, text: str) -> None:
+    """Add one row's text (and its identifiers) to the namespace-scoped lexical indexes."""
+    index_rows(conn, kind, [(row_id, scope, text, " ".join(sorted(identifiers(text))))])

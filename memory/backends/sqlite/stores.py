@@ -25,7 +25,7 @@ __all__ = ["SqliteConfirmationLog", "SqliteEpisodeStore", "SqliteFactStore"]
 
 
 class SqliteEpisodeStore:
-    _SPEC = TableSpec(table="episodes", fts="episodes_fts",
+    _SPEC = TableSpec(table="episodes", fts="episodes_fts", names="episodes_names",
                       attributes="expires_at, outcome = 'COMPLETED', created_at, NULL")
 
     def __init__(self, db: Database, vectors: VectorSource) -> None:
@@ -53,7 +53,7 @@ class SqliteEpisodeStore:
             )
             if cursor.rowcount == 0:
                 return False
-            index_text(conn, "episodes_fts", int(cursor.lastrowid or 0), self._scope(ns), episode.embedding_text())
+            index_text(conn, "episodes", int(cursor.lastrowid or 0), self._scope(ns), episode.embedding_text())
         self._vectors.after_write(self._key(ns, episode.embedding_model))
         return True
 
@@ -123,7 +123,7 @@ class SqliteEpisodeStore:
 class SqliteFactStore:
     """Facts are tenant-wide: `ns.agent` is ignored, every agent of the tenant shares them."""
 
-    _SPEC = TableSpec(table="facts", fts="facts_fts", attributes="NULL, 0, updated_at, domain")
+    _SPEC = TableSpec(table="facts", fts="facts_fts", names="facts_names", attributes="NULL, 0, updated_at, domain")
 
     def __init__(self, db: Database, vectors: VectorSource) -> None:
         self._db = db
@@ -154,7 +154,7 @@ class SqliteFactStore:
                 (ns.tenant, fact.fact_id, fact.domain, _ts(fact.updated_at), fact.embedding_model, blob,
                  fact.model_dump_json()),
             )
-            index_text(conn, "facts_fts", int(cursor.lastrowid or 0), self._scope(ns), fact.text)
+            index_text(conn, "facts", int(cursor.lastrowid or 0), self._scope(ns), fact.text)
         self._vectors.after_write(self._key(ns, fact.embedding_model))
 
     def get(self, ns: Namespace, fact_id: str) -> Fact | None:
