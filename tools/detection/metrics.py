@@ -12,7 +12,13 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from tools.detection.numbers import find_durations, find_money, find_multiples, find_percents
+from tools.detection.numbers import (
+    LazyPattern,
+    find_durations,
+    find_money,
+    find_multiples,
+    find_percents,
+)
 from tools.detection.parties import actor_before
 from tools.playbook import Metric
 
@@ -26,8 +32,8 @@ class Judgement:
     value: float | str | None = None
 
 
-def _rx(p: str) -> re.Pattern[str]:
-    return re.compile(p, re.IGNORECASE)
+def _rx(p: str) -> LazyPattern:
+    return LazyPattern(p, re.IGNORECASE)
 
 
 def _n(value: float | None) -> str:

@@ -8,6 +8,26 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
+
+
+class LazyPattern:
+    """A regular expression compiled when first used. Detection's patterns embed NUMBER and
+    take milliseconds each to compile: a process that imports the tools without scoring a clause
+    (`--help`, memory commands, a review before its first model call) should not pay for them."""
+
+    __slots__ = ("_source", "_flags", "_compiled")
+
+    def __init__(self, source: str, flags: int = 0) -> None:
+        self._source, self._flags, self._compiled = source, flags, None
+
+    def compiled(self) -> re.Pattern[str]:
+        if self._compiled is None:
+            self._compiled = re.compile(self._source, self._flags)
+        return self._compiled
+
+    def __getattr__(self, name: str) -> Any:  # search, finditer, sub, pattern ...: the compiled pattern's
+        return getattr(self.compiled(), name)
 
 _UNITS = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -23,18 +43,18 @@ _DIGITS = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 NUMBER = rf"(?:{_DIGITS}|{_WORD}(?:(?:\s+and\s+|[\s-]+){_WORD})*)(?:\s*\(\s*[\"“”']?(?:{_DIGITS})[\"“”']?\s*\))?"
 _NUMBER_RE = re.compile(NUMBER, re.IGNORECASE)
 
-_DURATION_RE = re.compile(
+_DURATION_RE = LazyPattern(
     rf"\b(?P<num>{NUMBER}|an?)(?:\s*-\s*|\s+)(?:\(\s*\d+\s*\)\s*)?(?:(?:business|calendar|consecutive|full|working)\s+)?"
     r"(?P<unit>hours?|days?|weeks?|months?|years?|yrs?)\b",
     re.IGNORECASE,
 )
-_PERCENT_RE = re.compile(rf"\b(?P<num>{NUMBER})\s*(?:%|percent\b|per\s+cent\b)", re.IGNORECASE)
-_MONEY_RE = re.compile(
+_PERCENT_RE = LazyPattern(rf"\b(?P<num>{NUMBER})\s*(?:%|percent\b|per\s+cent\b)", re.IGNORECASE)
+_MONEY_RE = LazyPattern(
     rf"(?:(?:US\s?\$|U\.S\.\s?\$|USD|US\s+dollars|\$|EUR|€|£|GBP)\s*(?P<num1>{_DIGITS})(?:\s*(?P<scale1>million|thousand|billion|m\b|k\b))?"
     rf"|\b(?P<num2>{NUMBER})\s*(?P<scale2>million|thousand|billion)?\s+(?:U\.S\.\s+|US\s+|United\s+States\s+)?dollars\b)",
     re.IGNORECASE,
 )
-_MULTIPLE_RE = re.compile(
+_MULTIPLE_RE = LazyPattern(
     rf"\b(?:(?P<num>{NUMBER})\s*(?:times|x)\b|(?P<word>twice|double|triple)\b|(?P<fold>{NUMBER})[\s-]*fold\b)",
     re.IGNORECASE,
 )
