@@ -114,6 +114,30 @@ def test_identifiers_are_indexed_per_namespace_through_migration_writes_and_dele
         assert hits[0].item.run_id == "a2"
 
 
+def test_recent_holders_of_a_common_name_are_read_only_when_no_row_holds_every_name(tmp_path):
+    """Issue 18, profiled at 100k: the newest 50 holders of each common name of the query (the
+    party's industry word, its name) were read, scored and ranked on every search, 160 of the 236
+    rows of the pool, though a row holding every name of the query was there. They are now read
+    only when no row holds all the names the namespace holds (or the query names one thing)."""
+    from memory.backends.sqlite.vectors import IndexKey
+
+    with SqliteMemory(tmp_path / "m.sqlite") as memory:
+        for i in range(70):
+            memory.episodes.add(NS, _episode(f"a{i}", f"Review the Acme supply agreement SC-{i}"), [1.0, 0.0])
+        memory.episodes.add(NS, _episode("g", "Review the Globex licence"), [1.0, 0.0])
+        ids = {run_id: row_id for row_id, run_id in memory.db._conn.execute("SELECT id, run_id FROM episodes")}
+        index, key = memory.episodes._index, IndexKey("episodes", NS.tenant, NS.agent, "m")
+        scope = scope_token("episodes", NS.tenant, NS.agent)
+        with memory.db.snapshot() as conn:
+            def sharing(*names: str) -> tuple[set[int], set[str]]:
+                return index._sharing_identifiers(conn, scope, key, set(names), 50)
+
+            assert sharing("acme", "sc7", "nowhere") == ({ids["a7"]}, {"sc7"})  # one row holds both held names
+            assert sharing("acme")[0] == {ids[f"a{i}"] for i in range(20, 70)}  # the only name: its newest 50
+            rows, _ = sharing("acme", "globex")  # nobody holds both: the newest of each
+            assert rows == {ids[f"a{i}"] for i in range(20, 70)} | {ids["g"]}
+
+
 def test_a_write_by_another_connection_is_seen_by_a_warm_cache(tmp_path):
     path = tmp_path / "m.sqlite"
     with SqliteMemory(path) as reader, SqliteMemory(path) as writer:

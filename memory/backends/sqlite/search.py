@@ -180,24 +180,48 @@ class HybridIndex:
 
     def _sharing_identifiers(self, conn: sqlite3.Connection, scope: str, key: IndexKey, idents: set[str],
                              limit: int) -> tuple[set[int], set[str]]:
-        """Rows sharing the query's identifiers (the newest `limit` holding all of them, and the
-        newest `limit` holding each one: newest-first stops early in FTS5, in rowid order, where
-        ranking every holder of a common name by BM25 would not), and which of the identifiers
-        are specific: held by at most `rare_name_limit` rows of the namespace, all of them found."""
+        """Rows sharing the query's identifiers, and which of the identifiers are specific: held
+        by at most `rare_name_limit` rows of the namespace, all of them found.
+
+        Taken: every holder of an identifier held by at most `limit` rows; the newest `limit`
+        rows holding all the identifiers this namespace holds; and the newest `limit` holders of a
+        more common one only when no row holds them all (or it is the only one held): a slice of
+        recent holders of a common name adds nothing that a row holding every name of the query,
+        or the vectors, would not rank above it, and it was most of the rows a search read and
+        scored (160 of 236 at 100k)."""
         names = self._spec.names
         rare = rare_name_limit(self._vectors.size(conn, key))
-        groups = [sorted(idents)] if len(idents) > 1 else []
-        groups += [[ident] for ident in sorted(idents)[:8]]
         rows: set[int] = set()
         specific: set[str] = set()
-        for group in groups:
-            found = [r[0] for r in conn.execute(
-                f"SELECT rowid FROM {names} WHERE {names} MATCH ? ORDER BY rowid DESC LIMIT ?",
-                (_name_match(scope, group), max(limit, rare + 1)))]
-            rows.update(found[:limit])
-            if len(group) == 1 and 0 < len(found) <= rare:
-                specific.add(group[0])
+        held: list[str] = []
+        common: list[str] = []
+        for ident in sorted(idents)[:8]:
+            found = self._holders(conn, names, scope, [ident], max(limit, rare) + 1)
+            if found:
+                held.append(ident)
+            if len(found) <= limit:
+                rows.update(found)
+            else:
+                common.append(ident)
+            if 0 < len(found) <= rare:
+                specific.add(ident)
+        if len(held) > 1 and self._holders(conn, names, scope, held, limit, newest=True, into=rows):
+            return rows, specific
+        for ident in common:
+            self._holders(conn, names, scope, [ident], limit, newest=True, into=rows)
         return rows, specific
+
+    @staticmethod
+    def _holders(conn: sqlite3.Connection, names: str, scope: str, idents: list[str], limit: int, *,
+                 newest: bool = False, into: set[int] | None = None) -> list[int]:
+        """Up to `limit` rows of the namespace holding all of `idents` (the newest first when
+        asked: FTS5 reads a doclist backwards at several times the cost, so only then)."""
+        order = "ORDER BY rowid DESC " if newest else ""
+        found = [r[0] for r in conn.execute(f"SELECT rowid FROM {names} WHERE {names} MATCH ? {order}LIMIT ?",
+                                            (_name_match(scope, idents), limit))]
+        if into is not None:
+            into.update(found)
+        return found
 
     def _rare_names(self, conn: sqlite3.Connection, scope: str, key: IndexKey, names: set[str]) -> set[str]:
         """The tentative names (sentence-initial capitalised words) that identify something here:
