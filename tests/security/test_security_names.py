@@ -1,0 +1,59 @@
+"""Personal names with no cue never reach memory: a natural person as a contracting party, a name
+in a section title or a heading, a name in the file name. Reviewed through the real write path
+(episodes, confirmed facts and a proposed procedure are written), then every byte of the SQLite
+memory file is searched for every part of every planted name. Company and place names stay:
+memory that loses them is useless."""
+
+from __future__ import annotations
+
+from tests.conftest import SAMPLES
+from tests.security.support import sqlite_raw_bytes
+from tests.security.test_security_hostile import _reviewer, _stored
+
+# The same person contracts in all three (so whatever memory learns about the party is confirmed
+# three times), written three ways: described as an individual, as a sole trader, and with nothing
+# but a defined term.
+PARTY = "Marisol Etxeberria"
+PARTY_FORMS = [
+    "{name}, an individual whose address is at",
+    "{name}, a sole trader whose address is at",
+    "{name}, whose address is at",
+]
+TITLE_PEOPLE = ["Tomasz Wierzbicki", "Ingrid Solberg", "Deepak Chaudhary"]  # in a numbered section title
+HEADING_PEOPLE = ["Aoife Brennan", "Kwame Mensah", "Lucía Fernández"]  # in an unnumbered heading
+FILE_PEOPLE = [("ravi", "menon"), ("helga", "brandt"), ("chidi", "okafor")]  # in the file name
+
+
+def _contract(folder, i: int):
+    text = (SAMPLES / "northwind_msa_01.txt").read_text()
+    old = ("NORTHWIND COMPONENTS LTD, a company incorporated and registered in England and Wales with company "
+           "number 08814527, whose registered office is at")
+    party = PARTY.upper() if i == 2 else PARTY
+    text = text.replace(old, PARTY_FORMS[i].format(name=party), 1)
+    text = text.replace("NORTHWIND COMPONENTS LTD", party).replace("Northwind Components Ltd", PARTY)
+    text = text.replace("9.2 Limitation of Liability\n", f"9.2 Limitation of Liability of {TITLE_PEOPLE[i]}\n", 1)
+    text = text.replace("Part B: Lead times\n", f"Part B: Lead times agreed with {HEADING_PEOPLE[i]}\n", 1)
+    first, last = FILE_PEOPLE[i]
+    path = folder / f"msa_{first}_{last}_{2024 + i}.txt"
+    path.write_text(text + f"\n\nCopy reference: NM-{i + 1:04d}\n")
+    return path
+
+
+def _name_parts() -> list[str]:
+    people = [PARTY, *TITLE_PEOPLE, *HEADING_PEOPLE, *(" ".join(p) for p in FILE_PEOPLE)]
+    return sorted({part.lower() for person in people for part in person.split()})
+
+
+def test_names_without_a_cue_never_reach_memory(settings, tmp_path):
+    reviewer = _reviewer(settings)
+    for i in range(3):
+        assert reviewer.review_path(_contract(tmp_path, i), thread_id=f"names-{i}")["outcome"] == "COMPLETED"
+    facts, procedures, episodes = _stored(settings)
+    assert len(episodes) == 3 and facts and procedures, "every tier was written"
+    stored = sqlite_raw_bytes(settings.sqlite_path).lower()
+    found = [part for part in _name_parts() if part.encode() in stored]
+    assert found == []
+    # what memory needs is kept: the other party's company name, the places, the clause words
+    for kept in (b"harbor point medical devices", b"limitation of liability", b"wilmington", b"lead times"):
+        assert kept in stored, kept
+
