@@ -18,7 +18,7 @@ from agent.offline.extractor import task_summary
 from agent.offline.progress import finding_line
 from agent.prompts import extraction_prompt
 from agent.report import final_findings
-from graphs.bootstrap import memory_task
+from graphs.bootstrap import memory_task, private_names
 from graphs.context import ReviewContext, run_scope
 from graphs.memory_steps import (
     episodic_write,
@@ -64,7 +64,8 @@ def build_consolidate(extract_instructions: str | None = None) -> StateGraph:
         extract_instructions = extraction_prompt(load_playbook().clause_types)
     builder = StateGraph(ReviewState, context_schema=ReviewContext, output_schema=ConsolidateOutput)
     builder.add_node("extract_artifacts", extract_artifacts_node(extract_instructions, fallback=run_record,
-                                                                  memory_task=memory_task))
+                                                                  memory_task=memory_task,
+                                                                  private_names=private_names))
     builder.add_node("semantic_write", semantic_write)
     builder.add_node("procedural_write", procedural_write)
     builder.add_node("episodic_write", episodic_write)

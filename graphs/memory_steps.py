@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any
 
@@ -150,7 +150,8 @@ def _not_the_prompt(artifacts: RunArtifacts, task: str, fallback_summary: str) -
 
 
 def extract_artifacts_node(instructions: str, fallback: Callable[[dict], RunArtifacts] | None = None,
-                           memory_task: Callable[..., str] | None = None):
+                           memory_task: Callable[..., str] | None = None,
+                           private_names: Callable[..., Iterable[str]] | None = None):
     """A node that asks the extraction model to distil the run in `state["messages"]`.
 
     The model answers through native structured output where it has one, else text; the usual
@@ -164,6 +165,8 @@ def extract_artifacts_node(instructions: str, fallback: Callable[[dict], RunArti
     `memory_task(state, scope, scrubber) -> str`, when given, is the run's task as memory may keep
     it (scrubbed whole, then cut): the extraction and the fallback read it in place of the task
     message the agent worked from, so whatever either copies or cuts from the task is already clean.
+    `private_names(state, scrubber) -> names`, when given, are the people the run's input names
+    (found with the context a single stored field lacks): every field is scrubbed of them too.
     """
 
     def extract_artifacts(state: dict, runtime: Runtime[ReviewContext]) -> dict:
@@ -173,8 +176,9 @@ def extract_artifacts_node(instructions: str, fallback: Callable[[dict], RunArti
         res = ctx.resources()
         run = [m for m in state.get("messages", []) if not isinstance(m, SystemMessage)]
         task = state.get("task", "")
+        scrubber = res.scrubber or default_scrubber()
         if memory_task is not None and task:
-            safe = memory_task(state, ctx, res.scrubber or default_scrubber())
+            safe = memory_task(state, ctx, scrubber)
             run = [HumanMessage(safe), *(m for m in run if not (isinstance(m, HumanMessage) and m.content == task))]
             task = safe
         request = [SystemMessage(instructions), *run, HumanMessage("Extract the run artifacts as JSON now.")]
@@ -194,7 +198,8 @@ def extract_artifacts_node(instructions: str, fallback: Callable[[dict], RunArti
             artifacts = _not_the_prompt(result.artifacts, task, own.task_summary)
         artifacts.extraction = result.status
         artifacts.outcome = worse_outcome(artifacts.outcome, state.get("outcome_hint"))
-        scrubbed = screen_artifacts(scrub_artifacts(artifacts, res.scrubber))
+        people = private_names(state, scrubber) if private_names is not None else ()
+        scrubbed = screen_artifacts(scrub_artifacts(artifacts, scrubber, names=people))
         usage: dict[str, int] = {}
         for call in result.usage:
             usage = add_usage(usage, call_usage(res.extractor, call))

@@ -10,6 +10,7 @@ texts at once; `split_for_limit` prepares text for services that read only part 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -32,6 +33,7 @@ from memory.pii.base import (  # noqa: F401  (the vocabulary, re-exported)
     split_for_limit,
     truncate,
 )
+from memory.pii.persons import occurrences
 from memory.records import RunArtifacts
 
 if TYPE_CHECKING:
@@ -65,13 +67,27 @@ def load_scrubber(spec: str | Scrubber, *, region: str = "us-east-1") -> Scrubbe
     raise MemoryConfigError(f"unknown PII scrubber {spec!r}: use 'local' or 'comprehend'")
 
 
-def scrub_artifacts(artifacts: RunArtifacts, scrubber: Scrubber | None = None) -> RunArtifacts:
+def person_names(text: str, scrubber: Scrubber | None = None) -> list[str]:
+    """The people `text` names, as written there (what the scrubber labels PERSON)."""
+    result = (scrubber or default_scrubber()).scrub(text)
+    return [text[e.start : e.end] for e in result.entities if e.type == PERSON]
+
+
+def scrub_artifacts(artifacts: RunArtifacts, scrubber: Scrubber | None = None, *,
+                    names: Iterable[str] = ()) -> RunArtifacts:
     """A copy of `artifacts` with every free-text field scrubbed (summary, findings, approach,
-    patterns, proposed facts and procedure); tool names and counts are kept as they are."""
+    patterns, proposed facts and procedure); tool names and counts are kept as they are.
+    `names` are people the run's input names (found there with the context a single field lacks:
+    "Marisol Etxeberria, an individual"): each is scrubbed from every field too, also its surname
+    alone and its spellings in identifiers ("marisol_etxeberria")."""
     scrubber = scrubber or default_scrubber()
+    known = sorted({n for n in names if n.strip()})
 
     def clean(value: str) -> str:
-        return scrubber.scrub(value).text if value else value
+        if not value:
+            return value
+        text = scrubber.scrub(value).text
+        return apply_entities(text, list(occurrences(text, known))).text if known else text
 
     update: dict = {
         "task_summary": clean(artifacts.task_summary),

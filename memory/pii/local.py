@@ -28,6 +28,7 @@ from memory.pii.base import (
     ScrubResult,
     apply_entities,
 )
+from memory.pii.persons import occurrences, person_spans
 
 _UP = "A-ZÀ-ÖØ-Þ"
 _LOW = "a-zß-öø-ÿ"
@@ -250,8 +251,13 @@ def _local_entities(text: str) -> Iterator[PiiEntity]:
 
 
 def _names(text: str) -> Iterator[PiiEntity]:
-    """Names found by their cues, then every other occurrence of the same names."""
+    """Names found by their cues or with none (`memory.pii.persons`: a known given name and a
+    surname, a party described as a natural person, a name in a file name), then every other
+    occurrence of the same names, and of their surnames alone ("Etxeberria shall deliver")."""
     names: set[str] = set()
+    for start, end in person_spans(text):
+        yield PiiEntity(PERSON, start, end, 0.7)
+        names.add(text[start:end])
     for pattern in (_NAME_CUE, _SIGNED_NAME, _HONORIFIC_NAME, _INDIVIDUAL):
         for m in pattern.finditer(text):
             value = m.group("v")
@@ -265,9 +271,8 @@ def _names(text: str) -> Iterator[PiiEntity]:
             if len(bare.split()) >= 2:
                 names.add(bare)
     if names:
-        alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
-        for m in re.finditer(rf"(?<![\w-])(?:{alternatives})(?![\w-])", text):
-            yield PiiEntity(PERSON, m.start(), m.end(), 0.8)
+        yield from occurrences(text, names)
+
 
 
 @lru_cache(maxsize=4)

@@ -1,0 +1,58 @@
+"""Write memory/pii/given_names.txt: the given names the scrubber knows, from Faker's person data.
+
+    python scripts/given_names.py          # rewrite memory/pii/given_names.txt
+    python scripts/given_names.py --check  # exit 1 if it is out of date (tests/security runs this)
+
+Nothing is picked by hand: every first name of every locale of Faker's person providers (Faker is
+MIT-licensed; its lists come from public name statistics of some 80 locales), written in Latin
+letters, lower case, one a line. The scrubber (memory.pii.persons) reads the file in a few
+milliseconds at its first use, so neither Faker nor its import time is needed at run time.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import re
+import sys
+from pathlib import Path
+
+TARGET = Path(__file__).resolve().parents[1] / "memory" / "pii" / "given_names.txt"
+_LATIN_NAME = re.compile(r"[A-Za-zÀ-ÖØ-öø-ÿĀ-ž'’-]{2,}")
+HEADER = ("# Given names (lower case, one a line), written by scripts/given_names.py from the first-name lists\n"
+          "# of Faker's person providers (MIT licence). Do not edit: re-run the script.\n")
+
+
+def given_names() -> list[str]:
+    import faker.providers.person as person
+
+    found: set[str] = set()
+    for module in pkgutil.iter_modules(person.__path__):
+        provider = getattr(importlib.import_module(f"{person.__name__}.{module.name}"), "Provider", None)
+        for attribute in ("first_names", "first_names_male", "first_names_female", "first_names_nonbinary"):
+            names = getattr(provider, attribute, None)
+            if isinstance(names, dict):
+                names = names.keys()
+            if isinstance(names, (tuple, list, set, frozenset, type({}.keys()))):
+                found.update(n.lower() for n in names if _LATIN_NAME.fullmatch(n))
+    return sorted(found)
+
+
+def render() -> str:
+    return HEADER + "\n".join(given_names()) + "\n"
+
+
+def main(argv: list[str]) -> int:
+    text = render()
+    if "--check" in argv:
+        if TARGET.read_text(encoding="utf-8") != text:
+            print(f"{TARGET} is out of date: run python scripts/given_names.py", file=sys.stderr)
+            return 1
+        return 0
+    TARGET.write_text(text, encoding="utf-8")
+    print(f"wrote {TARGET} ({text.count(chr(10)) - 2} names)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
