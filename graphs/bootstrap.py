@@ -15,10 +15,9 @@ from graphs.memory_steps import episodic_read, memory_block_node, procedural_rea
 from graphs.state import BootstrapOutput, ReviewState
 from memory.pii import person_names
 from memory.pii.base import Scrubber, truncate
-from memory.pii.persons import is_person_name
 from memory.records import check_run_id
 from tools.contract import content_id, parse_contract
-from tools.detection.parties import Parties, identify_parties
+from tools.detection.parties import identify_parties
 from tools.playbook import load_playbook
 
 OPENING_SOURCE_CHARS = 900  # of the contract text the task's opening is taken from
@@ -42,15 +41,12 @@ def memory_task(state: ReviewState, scope: RunScope, scrubber: Scrubber) -> str:
 
 
 def private_names(state: ReviewState, scrubber: Scrubber) -> list[str]:
-    """The people the contract names: whoever the scrubber finds in its whole text and file name
-    (where a name has its context: "Marisol Etxeberria, an individual", a signature block), and a
-    party that is a natural person. Memory keeps none of them in any field (see
+    """The people the contract names, as the scrubber finds them in its whole text and its file
+    name, where a name has its context ("Marisol Etxeberria, an individual", a party in capitals
+    next to a company, a signature block). Memory keeps none of them in any field (see
     `extract_artifacts_node`), even where a finding or a fact names one with no context."""
     contract = state["contract"]
-    found = person_names(contract["text"], scrubber) + person_names(contract["name"], scrubber)
-    parties = Parties.from_dict(contract.get("parties"))
-    found += [p.name for p in (parties.buyer, parties.supplier) if p is not None and is_person_name(p.name)]
-    return found
+    return person_names(contract["text"], scrubber) + person_names(contract["name"], scrubber)
 
 
 def prepare(state: ReviewState, runtime: Runtime[ReviewContext]) -> dict:

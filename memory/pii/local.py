@@ -183,12 +183,17 @@ class LocalScrubber:
 
     def __init__(self, *, phone_regions: Sequence[str] = _PHONE_REGIONS):
         self._phone_regions = tuple(phone_regions)
+        # a run scrubs its whole contract twice (the task memory keeps, the people it names)
+        self._scrub = lru_cache(maxsize=4)(self._scrub_uncached)
 
     @property
     def _presidio(self) -> list:
         return _presidio_recognizers(self._phone_regions)
 
     def scrub(self, text: str) -> ScrubResult:
+        return self._scrub(text)
+
+    def _scrub_uncached(self, text: str) -> ScrubResult:
         return apply_entities(text, self.find(text))
 
     def find(self, text: str) -> list[PiiEntity]:

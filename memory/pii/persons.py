@@ -49,6 +49,19 @@ _DESCRIBED = re.compile(
     r"|self-employed|residing|resident[ \t]+at|born[ \t]+on|date[ \t]+of[ \t]+birth)\b"
     r"|,[ \t]+(?:an?[ \t]+)?(?:individual|natural person|sole (?:trader|proprietor))\b)"
 )
+_DEFINED = re.compile(r"[\"“]([^\"“”\n]{2,60})[\"”]")
+# Words that may stand right before or after a name on its line: connectors, cues, labels, roles.
+# Any other capitalised neighbour makes the pair part of a longer proper noun ("Consumer Price
+# Index for All Urban Consumers", "Unique Entity Number").
+_NEIGHBOURS = frozenset(
+    """
+    by and or of to for with from between among per via dear contact attention attn signed approved
+    cc name title position date email e-mail phone tel telephone mobile fax signature address witness
+    mr mrs ms miss mx dr prof sir madam
+    """.split()
+)
+_WORD_BEFORE = re.compile(rf"([{_UP}][\w'’.-]*)[ \t]+$")
+_WORD_AFTER = re.compile(rf"[ \t]+([{_UP}][\w'’-]*)")
 _IDENTIFIER = re.compile(r"(?<![\w.-])[\w]+(?:[_.-][\w]+)+")
 _FILE_NAME = re.compile(r"\.(?:pdf|txt|docx?|rtf|odt|md|html?|xml|json|eml|msg|png|jpe?g|tiff?)$", re.IGNORECASE)
 _COMPANY_FORM = (
@@ -122,8 +135,12 @@ def company_words(text: str) -> frozenset[str]:
 
 
 def lower_words(text: str) -> frozenset[str]:
-    """The words `text` writes in lower case: such a word is a word there, not a name."""
-    return frozenset(re.findall(rf"(?<![\w'’-])[{_LOW}][{_LOW}'’-]+", text))
+    """The words `text` writes in lower case, and those of its defined terms ("Sites" means ...),
+    singular and plural: such a word is a word there, not a name."""
+    words = set(re.findall(rf"(?<![\w'’-])[{_LOW}][{_LOW}'’-]+", text))
+    for term in _DEFINED.findall(text):
+        words.update(w.lower() for w in re.findall(r"[^\W\d_]+", term))
+    return frozenset(words | {w[:-1] for w in words if w.endswith("s")} | {w + "s" for w in words})
 
 
 def is_wordish(word: str, words: frozenset[str], companies: frozenset[str] = frozenset()) -> bool:
@@ -131,17 +148,6 @@ def is_wordish(word: str, words: frozenset[str], companies: frozenset[str] = fro
     or one the text writes in lower case (`words`) or in a company's name (`companies`)."""
     low = word.lower()
     return low in _NOT_NAME or low in _COMMON or low in words or low in companies
-
-
-def is_person_name(name: str) -> bool:
-    """Whether a party's name, as the contract prints it, names a natural person: no company form,
-    and its first word a known given name ("Marisol Etxeberria", "RAVI K. MENON")."""
-    if _COMPANY_AFTER.search(" " + name) or re.search(r"\d", name):
-        return False
-    words = re.findall(r"[^\W\d_][\w'’-]*", name)
-    if not 2 <= len(words) <= 4 or any(w.lower() in _NOT_NAME for w in words):
-        return False
-    return words[0].lower() in given_names() and words[0].lower() not in _COMMON
 
 
 def person_spans(text: str) -> Iterator[tuple[int, int]]:
@@ -152,7 +158,7 @@ def person_spans(text: str) -> Iterator[tuple[int, int]]:
     while (m := _PAIR.search(text, at)) is not None:
         first, last = (m.group("first"), m.group("last")) if m.group("first") else (m.group("cfirst"), m.group("clast"))
         if (first.lower() not in given or is_wordish(first, words, companies) or is_wordish(last, words, companies)
-                or _COMPANY_AFTER.match(text, m.end())):
+                or _COMPANY_AFTER.match(text, m.end()) or _in_longer_name(text, m.start(), m.end())):
             at = m.start() + len(first)  # "AND MARISOL ETXEBERRIA": try again from the next word
             continue
         yield m.start(), m.end()
@@ -166,6 +172,20 @@ def person_spans(text: str) -> Iterator[tuple[int, int]]:
         # file names only: "sole_remedy" (a clause id) and "non-exclusive" are words
         if single or _FILE_NAME.search(m.group()):
             yield from _identifier_names(m.group(), m.start(), given)
+
+
+def _in_longer_name(text: str, start: int, end: int) -> bool:
+    """Whether a capitalised word other than a connector, cue, label or role stands right before
+    or after the pair on its line."""
+    line_start = text.rfind("\n", 0, start) + 1
+    before = _WORD_BEFORE.search(text, line_start, start)
+    after = _WORD_AFTER.match(text, end)
+    return any(m is not None and not _neighbour(m.group(1)) for m in (before, after))
+
+
+def _neighbour(word: str) -> bool:
+    low = word.lower().rstrip(".:")
+    return low in _NEIGHBOURS or low in _NOT_NAME
 
 
 def _identifier_names(identifier: str, offset: int, given: frozenset[str]) -> Iterator[tuple[int, int]]:
