@@ -33,8 +33,8 @@ from importlib import resources
 
 from memory.pii.base import PERSON, PiiEntity
 
-_UP = "A-ZÀ-ÖØ-Þ"
-_LOW = "a-zß-öø-ÿ"
+_UP = "A-ZÀ-ÖØ-ÞĀ-ž"  # Latin-1 and Latin Extended-A (its capitals and small letters alternate)
+_LOW = "a-zß-öø-ÿĀ-ž"
 # Eigen, O'Brien, McAllister, Adebayo-Cole; an all-capitals word for headings and preambles
 _TITLE_WORD = rf"[{_UP}](?:[{_LOW}]+|['’][{_UP}][{_LOW}]+|c[{_UP}][{_LOW}]+)(?:-[{_UP}][{_LOW}]+)?"
 _CAPS_WORD = rf"[{_UP}]{{2,}}(?:['’-][{_UP}]{{2,}})?"

@@ -6,6 +6,15 @@ memory that loses them is useless."""
 
 from __future__ import annotations
 
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from memory.pii import scrub
+from memory.pii.persons import given_names
 from tests.conftest import SAMPLES
 from tests.security.support import sqlite_raw_bytes
 from tests.security.test_security_hostile import _reviewer, _stored
@@ -58,3 +67,46 @@ def test_names_without_a_cue_never_reach_memory(settings, tmp_path):
     for kept in (b"master supply agreement", b"nwc-msa-2025-017", b"invoicing and payment", b"governing law"):
         assert kept in stored, kept
 
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_given_name_list_is_generated_and_up_to_date():
+    """memory/pii/given_names.txt is what scripts/given_names.py makes of Faker's person data."""
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "given_names.py"), "--check"],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert len(given_names()) > 15_000  # some 80 locales' lists, not a hand-picked few
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    ('between Acme Widgets Inc. ("Customer") and Siobhan Gallagher ("Consultant")', "Siobhan Gallagher"),
+    ('BETWEEN: ACME WIDGETS INC. ("Customer") AND MATEUSZ KOWALCZYK ("Contractor")', "MATEUSZ KOWALCZYK"),
+    ("Annex 4 – Delivery contacts: Yusuf Demir", "Yusuf Demir"),
+    ("12.4 Payments to Ngozi A. Eze\n", "Ngozi A. Eze"),
+    ("Deliverables shall be approved in writing by Henrik Dahl before invoicing.", "Henrik Dahl"),
+    ("Hrvoje Babić, a sole trader trading as Babić Joinery", "Hrvoje Babić"),
+    ("Zbigniew Quarrington-Hale, an individual", "Zbigniew Quarrington-Hale"),  # no known given name: the cue
+    ("supply_agreement_camille_roux_v2.pdf", "camille_roux"),
+    ("Camille-Roux.docx", "Camille-Roux"),
+])
+def test_a_name_without_a_cue_is_scrubbed_and_its_other_mentions_too(text, name):
+    scrubbed = scrub(f"{text}\nLater: {name} shall deliver.").text
+    for part in re.split(r"[\s_.-]+", name):
+        if len(part) > 2:
+            assert part.lower() not in scrubbed.lower(), scrubbed
+
+
+@pytest.mark.parametrize("text", [
+    "Morgan Stanley & Co. LLC shall act as agent.",  # a company form after the pair
+    "Ingram Micro Inc. (\"Distributor\"). INGRAM MICRO shall purchase.",  # words of a company the text names
+    "the Consumer Price Index for All Urban Consumers",  # part of a longer proper noun
+    "the Unique Entity Number 201734512K",
+    '"Sites" means the hotels listed; the London Sites are listed in Schedule 1.',  # a defined term
+    "Victoria Street, Grant of Licence, May Terminate, Will Deliver",  # a street, and words it writes lower case
+    "sole_remedy: missing (none)",  # a clause id is no file name
+    "the grant of a licence may be made. Grant Thornton reviewed; Will Smith may attend.",
+])
+def test_company_place_and_clause_words_are_kept(text):
+    assert "<PERSON>" not in scrub(text).text.replace("Will Smith", "")
