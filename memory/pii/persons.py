@@ -37,10 +37,13 @@ _UP = "A-ZÀ-ÖØ-ÞĀ-ž"  # Latin-1 and Latin Extended-A (its capitals and sma
 _LOW = "a-zß-öø-ÿĀ-ž"
 # Eigen, O'Brien, McAllister, Adebayo-Cole; an all-capitals word for headings and preambles
 _TITLE_WORD = rf"[{_UP}](?:[{_LOW}]+|['’][{_UP}][{_LOW}]+|c[{_UP}][{_LOW}]+)(?:-[{_UP}][{_LOW}]+)?"
-_CAPS_WORD = rf"[{_UP}]{{2,}}(?:['’-][{_UP}]{{2,}})?"
+_CAPS_WORD = rf"[{_UP}](?:[{_UP}]+|['’][{_UP}]{{2,}})(?:['’-][{_UP}]{{2,}})?"
+# surname particles: Pieter de Vries, Ludwig van der Berg, Rania al Masri
+_PARTICLES = r"(?:[ \t]+(?i:de|van|von|der|den|da|di|del|della|la|le|bin|ibn|al|el|ter|ten|dos|das|du)){0,2}"
 _PAIR = re.compile(
-    rf"(?<![\w'’-])(?P<first>{_TITLE_WORD})(?:[ \t]+[{_UP}]\.)?[ \t]+(?P<last>{_TITLE_WORD})(?![\w'’-]|\.[{_UP}])"
-    rf"|(?<![\w'’-])(?P<cfirst>{_CAPS_WORD})(?:[ \t]+[{_UP}]\.)?[ \t]+(?P<clast>{_CAPS_WORD})(?![\w'’-])"
+    rf"(?<![\w'’-])(?P<first>{_TITLE_WORD})(?:[ \t]+[{_UP}]\.)?{_PARTICLES}[ \t]+(?P<last>{_TITLE_WORD})"
+    rf"(?![\w'’-]|\.[{_UP}])"
+    rf"|(?<![\w'’-])(?P<cfirst>{_CAPS_WORD})(?:[ \t]+[{_UP}]\.)?{_PARTICLES}[ \t]+(?P<clast>{_CAPS_WORD})(?![\w'’-])"
 )
 _NAME_WORD = rf"[{_UP}][{_UP}{_LOW}'’]*[{_LOW}{_UP}](?:-[{_UP}][{_UP}{_LOW}'’]*)?"
 _DESCRIBED = re.compile(
@@ -192,10 +195,14 @@ def _identifier_names(identifier: str, offset: int, given: frozenset[str]) -> It
     """A given name and the word right after it in `msa_ravi_menon_2024.pdf` (also `ravi-menon`,
     `Ravi.Menon`); a file extension is no surname."""
     parts = list(re.finditer(r"[^\W\d_]+", identifier))
-    for word, after in zip(parts, parts[1:], strict=False):
-        gap = identifier[word.end() : after.start()]
-        is_extension = gap == "." and after.end() == len(identifier)
-        if (len(gap) == 1 and not is_extension and word.group().lower() in given and len(after.group()) >= 2
+    for i, word in enumerate(parts[:-1]):
+        after = parts[i + 1]
+        if len(after.group()) == 1 and i + 2 < len(parts):  # a middle initial: jane_q_doughty
+            after = parts[i + 2]
+        gaps = re.sub(r"[^\W\d_]", "", identifier[word.end() : after.start()])
+        is_extension = gaps == "." and after.end() == len(identifier)
+        if (gaps and len(gaps) <= 2 and not re.search(r"\d", identifier[word.end() : after.start()])
+                and not is_extension and word.group().lower() in given and len(after.group()) >= 2
                 and after.group().lower() not in _COMMON and after.group().lower() not in _NOT_NAME):
             yield offset + word.start(), offset + after.end()
 
