@@ -11,6 +11,7 @@ A name split by a chunk boundary is scrubbed as two labels; a cut never falls in
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from memory.errors import MemoryBackendError, MemoryConfigError
@@ -71,6 +72,8 @@ class ComprehendScrubber:
         self._language = language
         self._min_score = min_score
         self._chunk_chars = chunk_chars
+        # a run scans its whole contract twice (the task memory keeps, the people it names): pay once
+        self._scrub = lru_cache(maxsize=4)(self._scrub_uncached)
 
     def _detect(self, chunk: str) -> list[dict[str, Any]]:
         from botocore.exceptions import BotoCoreError, ClientError
@@ -83,6 +86,9 @@ class ComprehendScrubber:
         return answer.get("Entities", [])
 
     def scrub(self, text: str) -> ScrubResult:
+        return self._scrub(text)
+
+    def _scrub_uncached(self, text: str) -> ScrubResult:
         found: list[PiiEntity] = []
         for offset, chunk in split_for_limit(text, self._chunk_chars):
             if not chunk.strip():
