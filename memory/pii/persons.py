@@ -42,8 +42,8 @@ _CAPS_WORD = rf"[{_UP}](?:[{_UP}]+|['’][{_UP}]{{2,}})(?:['’-][{_UP}]{{2,}})?
 _PARTICLES = r"(?:[ \t]+(?i:de|van|von|der|den|da|di|del|della|la|le|bin|ibn|al|el|ter|ten|dos|das|du)){0,2}"
 _PAIR = re.compile(
     rf"(?<![\w'’-])(?P<first>{_TITLE_WORD})(?:[ \t]+[{_UP}]\.)?{_PARTICLES}[ \t]+(?P<last>{_TITLE_WORD})"
-    rf"(?![\w'’-]|\.[{_UP}])"
-    rf"|(?<![\w'’-])(?P<cfirst>{_CAPS_WORD})(?:[ \t]+[{_UP}]\.)?{_PARTICLES}[ \t]+(?P<clast>{_CAPS_WORD})(?![\w'’-])"
+    rf"(?![\w-]|['’](?![sS]\b)|\.[{_UP}])"
+    rf"|(?<![\w'’-])(?P<cfirst>{_CAPS_WORD})(?:[ \t]+[{_UP}]\.)?{_PARTICLES}[ \t]+(?P<clast>{_CAPS_WORD})(?![\w-]|['’](?![sS]\b))"
 )
 _NAME_WORD = rf"[{_UP}][{_UP}{_LOW}'’]*[{_LOW}{_UP}](?:-[{_UP}][{_UP}{_LOW}'’]*)?"
 _DESCRIBED = re.compile(
@@ -227,5 +227,5 @@ def occurrences(text: str, names: Iterable[str]) -> Iterator[PiiEntity]:
             yield PiiEntity(PERSON, m.start(), m.end(), 0.8)
     if surnames:
         pattern = "|".join(re.escape(w) for w in sorted(surnames, key=len, reverse=True))
-        for m in re.finditer(rf"(?<![\w'’-])(?:{pattern})(?![\w'’-])", text):
+        for m in re.finditer(rf"(?<![\w'’-])(?:{pattern})(?![\w-]|['’](?![sS]\b))", text):
             yield PiiEntity(PERSON, m.start(), m.end(), 0.7)

@@ -110,3 +110,34 @@ def test_a_name_without_a_cue_is_scrubbed_and_its_other_mentions_too(text, name)
 ])
 def test_company_place_and_clause_words_are_kept(text):
     assert "<PERSON>" not in scrub(text).text.replace("Will Smith", "")
+
+
+def _extractor_naming_the_party():
+    """An extraction model that writes the person's name, with no cue, into what it proposes: a
+    finding, a fact (with full confidence) and a procedure step."""
+    import json
+
+    from agent.offline.scripted import ScriptedChatModel
+
+    surname = PARTY.split()[-1]
+    answer = {
+        "task_summary": f"Review of the supply agreement with {PARTY}", "outcome": "COMPLETED",
+        "key_findings": [f"liability_cap in section 9.2: deviation (high), {surname} caps at the fees"],
+        "approach": f"Read {surname}'s limitation of liability first", "tools_used": [], "step_count": 1,
+        "reusable_patterns": [], "procedure": {"title": f"Reviewing {PARTY}", "steps": [f"Ask {surname} for the cap."]},
+        "fact_candidates": [{"text": f"{PARTY} contracts cap liability at the fees paid", "domain": "supplier_contracts",
+                             "confidence": 1.0}],
+    }
+    return ScriptedChatModel(responses=[json.dumps(answer)], repeat_last=True)
+
+
+def test_a_model_that_names_the_person_party_stores_no_name(settings, tmp_path):
+    """Three distinct contracts confirm the model's fact: it is learned, without the name."""
+    reviewer = _reviewer(settings, extraction_model=_extractor_naming_the_party())
+    for i in range(3):
+        reviewer.review_path(_contract(tmp_path, i), thread_id=f"named-{i}")
+    facts, procedures, episodes = _stored(settings)
+    assert any("cap liability at the fees paid" in f for f in facts), "the fact passed the gate"
+    for stored in (*facts, *procedures, *episodes):
+        assert not any(part in stored.lower() for part in PARTY.lower().split()), stored
+    assert not any(part.encode() in sqlite_raw_bytes(settings.sqlite_path).lower() for part in PARTY.lower().split())
