@@ -45,8 +45,10 @@ def private_names(state: ReviewState, scrubber: Scrubber) -> list[str]:
     name, where a name has its context ("Marisol Etxeberria, an individual", a party in capitals
     next to a company, a signature block). Memory keeps none of them in any field (see
     `extract_artifacts_node`), even where a finding or a fact names one with no context."""
-    contract = state["contract"]
-    return person_names(contract["text"], scrubber) + person_names(contract["name"], scrubber)
+    contract = state.get("contract")
+    if not contract:  # a run recorded without its contract (a benchmark's consolidation alone)
+        return []
+    return person_names(contract.get("text") or "", scrubber) + person_names(contract.get("name") or "", scrubber)
 
 
 def prepare(state: ReviewState, runtime: Runtime[ReviewContext]) -> dict:
