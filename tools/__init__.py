@@ -33,6 +33,7 @@ from tools.detection.review import SEVERITIES, VERDICTS, detect_all, locate_quot
 from tools.detection.rules import DETECTORS
 from tools.operations import (
     assess_clause_data,
+    unrecordable,
     build_finding,
     find_clauses_data,
     list_sections_data,
@@ -113,6 +114,8 @@ DetectableClauseType = _clause_type(DETECTABLE_CLAUSE_TYPES, "a clause type of t
 Verdict = Annotated[Literal[VERDICTS], BeforeValidator(_enum_value)]
 Severity = Annotated[Literal[SEVERITIES], BeforeValidator(_enum_value)]
 SectionId = Annotated[str, WithJsonSchema({"type": "string", "description": 'a section id from list_sections, e.g. "9.2"'})]
+RECORD_HELP = ("true: also record the proposed finding when the clause is found here and the answer names no "
+               "other section to assess (saves the record_finding call)")
 
 
 def _json(data: dict) -> str:
@@ -154,17 +157,42 @@ def find_clauses(clause_type: DetectableClauseType, state: Annotated[dict, Injec
 
 
 @tool
-def assess_clause(clause_type: ClauseType, section: SectionId, state: Annotated[dict, InjectedState]) -> str:
+def assess_clause(
+    clause_type: ClauseType,
+    section: SectionId,
+    state: Annotated[dict, InjectedState],
+    tool_call_id: Annotated[str, InjectedToolCallId],
+    record: Annotated[bool, WithJsonSchema({"type": "boolean", "description": RECORD_HELP})] = False,
+) -> str | Command:
     """Assess a clause type in one section against the buyer's playbook: extracts the value
     (cap multiple, notice days, jurisdiction, who indemnifies whom ...), whom the clause binds and
     protects, and proposes a verdict (standard | fallback | deviation), severity, a rationale and
     a recommendation written for this contract, with the quote it read and its citation. The
     answer checks the whole contract: `other_side` (this sentence is the other party's) or
     `elsewhere` (the contract's main reading of the clause, or a worse burden on the buyer, is
-    in another section) names the section
-    to assess before recording."""
+    in another section) names the section to assess before recording. With record=true the
+    proposed finding is recorded in the same call when the clause is found here and nothing
+    names another section (no record_finding needed; the answer is then short: the citation and
+    `recorded`); otherwise `recorded` is null and `not_recorded` says why."""
     contract = _contract(state)
-    return _json(assess_clause_data(contract, _playbook(state), clause_type, section) if contract else _NO_CONTRACT)
+    if contract is None:
+        result: dict = _NO_CONTRACT
+    else:
+        result = assess_clause_data(contract, _playbook(state), clause_type, section)
+    if not record or "error" in result:
+        return _json(result)
+    refusal = unrecordable(result)
+    if refusal:
+        answer = {**result, "recorded": None, "not_recorded": refusal}
+        return Command(update={"messages": [ToolMessage(_json(answer), tool_call_id=tool_call_id, name="assess_clause")]})
+    finding = build_finding(contract, _playbook(state), clause_type, result["verdict"], result["severity"], None,
+                            section)
+    if "error" in finding:  # cannot happen for a found clause; said plainly if it ever does
+        answer = {**result, "recorded": None, "not_recorded": finding["error"]}
+        return Command(update={"messages": [ToolMessage(_json(answer), tool_call_id=tool_call_id, name="assess_clause")]})
+    # recorded: the finding holds the quote, rationale and recommendation (the report shows them),
+    # so the answer keeps only where it is and what was recorded
+    return _recorded(finding, tool_call_id, "assess_clause", base={"found": True, "citation": result["citation"]})
 
 
 @tool
@@ -196,15 +224,20 @@ def record_finding(
     if "error" in result:
         message = ToolMessage(_json(result), tool_call_id=tool_call_id, name="record_finding", status="error")
         return Command(update={"messages": [message]})
-    # The caller wrote the quote and recommendation itself, or took them by reference from what
-    # assess_clause showed: echo only what it may not know (the true offsets and the section
-    # heading), so the context does not grow with copies.
-    echo = {k: result.get(k) for k in ("clause_type", "section", "section_title", "verdict", "severity", "start", "end")}
-    if result.get("verdict") == "not_applicable":
-        echo["rationale"] = result.get("rationale")
-    message = ToolMessage(_json({"recorded": echo}), tool_call_id=tool_call_id, name="record_finding")
-    finding = {k: v for k, v in result.items() if k != "section_title"}
-    return Command(update={"findings": [finding], "messages": [message]})
+    return _recorded(result, tool_call_id, "record_finding")
+
+
+def _recorded(finding: dict, tool_call_id: str, name: str, base: dict | None = None) -> Command:
+    """The Command that appends `finding` to the run's findings and answers the call. The caller
+    wrote the quote and recommendation itself, or took them by reference from what assess_clause
+    showed: the answer echoes only what it may not know (the true offsets and the section
+    heading), next to `base` (assess_clause's own answer), so the context does not grow with copies."""
+    echo = {k: finding.get(k) for k in ("clause_type", "section", "section_title", "verdict", "severity", "start", "end")}
+    if finding.get("verdict") == "not_applicable":
+        echo["rationale"] = finding.get("rationale")
+    message = ToolMessage(_json({**(base or {}), "recorded": echo}), tool_call_id=tool_call_id, name=name)
+    kept = {k: v for k, v in finding.items() if k != "section_title"}
+    return Command(update={"findings": [kept], "messages": [message]})
 
 
 TOOLS = [list_sections, read_section, search_contract, find_clauses, assess_clause, record_finding]

@@ -121,6 +121,19 @@ def assess_clause_data(contract: Contract, playbook: Playbook, clause_type: str,
     return result
 
 
+def unrecordable(assessment: dict) -> str | None:
+    """Why an assessment's proposed finding must not be recorded as it stands, or None: the clause
+    is not in the section, or the whole-contract check names another section to judge first
+    (the other party's sentence, the clause's main or worse reading elsewhere)."""
+    if assessment.get("found") is not True:
+        return "the clause is not in this section: assess another section, or record verdict 'missing'"
+    for key in ("other_side", "elsewhere"):
+        pointer = assessment.get(key)
+        if isinstance(pointer, dict) and pointer.get("section"):
+            return f"{key} names section {pointer['section']}: assess it before recording"
+    return None
+
+
 def build_finding(contract: Contract, playbook: Playbook, clause_type: str, verdict: str, severity: str,
                   recommendation: str | None = None, section: str | None = None, quote: str | None = None,
                   rationale: str | None = None) -> dict:

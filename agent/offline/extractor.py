@@ -132,8 +132,9 @@ def _approach(transcript: Transcript, progress: Progress) -> tuple[str, list[str
         "For each clause type with a remembered location, assess that section first.",
         "Otherwise locate candidates with find_clauses and search_contract together.",
         "Read the best-ranked candidate section.",
-        "Assess the clause against the playbook with assess_clause.",
-        "Record exactly one finding per clause type with record_finding (missing when absent).",
+        "Assess the clause against the playbook with assess_clause, record=true: it records the finding "
+        "unless it names another section to assess first.",
+        "Record each absent clause type as missing with record_finding.",
         "Finish with a short summary of the findings by severity.",
     ]
     approach = "; ".join(parts)

@@ -83,6 +83,16 @@ def rank_candidates(tp: TypeProgress) -> list[str]:
     return sorted(sections, key=score)
 
 
+def _assess(tp: TypeProgress, section: str, *, record: bool = True) -> Call:
+    """assess_clause for the type in `section`, recording its proposed finding in the same call
+    (`record`); the tool records nothing when the clause is not there or the whole-contract check
+    names another section, and the policy goes on from the answer as it would without."""
+    args: dict[str, Any] = {"clause_type": tp.clause_type, "section": section}
+    if record:
+        args["record"] = True
+    return Call("assess_clause", args)
+
+
 def _record_missing(tp: TypeProgress, hint: Hint | None) -> Call:
     if_missing = (tp.find_result() or {}).get("if_missing") or {}
     severity = if_missing.get("severity") or (hint.severity if hint else None) or DEFAULT_MISSING_SEVERITY
@@ -166,7 +176,7 @@ def _cold(tp: TypeProgress, progress: Progress, hint: Hint | None, remembered: l
         if not [c for c in tp.assessments if c.answered and c.args.get("section") not in remembered]:
             suggestion = _suggested(tp)
             if suggestion is not None:
-                return [Call("assess_clause", {"clause_type": tp.clause_type, "section": suggestion})]
+                return [_assess(tp, suggestion)]
     calls = _explore(tp, detector_first=bool(remembered))
     if calls:
         return calls
@@ -186,7 +196,7 @@ def _cold(tp: TypeProgress, progress: Progress, hint: Hint | None, remembered: l
     best = ranked[0]
     if not remembered and not progress.read_ok(best) and not progress.read_failed(best):
         return [Call("read_section", {"section": best})]
-    return [Call("assess_clause", {"clause_type": tp.clause_type, "section": best})]
+    return [_assess(tp, best)]
 
 
 def _verify_missing(tp: TypeProgress, hint: Hint) -> Decision:
@@ -200,7 +210,7 @@ def _verify_missing(tp: TypeProgress, hint: Hint) -> Decision:
     untried = [s for s in candidates if s not in tp.assessed_sections()]
     if not untried or len(tp.assessed_sections()) >= 2:
         return _missing(tp, hint)
-    return [Call("assess_clause", {"clause_type": tp.clause_type, "section": untried[0]})]
+    return [_assess(tp, untried[0])]
 
 
 def relocate(hint: Hint, titles: dict[str, str]) -> str:
@@ -234,7 +244,7 @@ def decide(tp: TypeProgress, progress: Progress, hints: list[Hint]) -> Decision:
         # the assessed sentence is the other party's (its own cap, its own insurance), or the
         # whole contract sets the clause worse for the buyer elsewhere: assess the section
         # assess_clause names before recording
-        return [Call("assess_clause", {"clause_type": tp.clause_type, "section": pending[0]})]
+        return [_assess(tp, pending[0])]
     titles = progress.section_titles()
     # a remembered place this contract does not have (another template's numbering) is dropped
     # on the listing's word, never tried and answered by an error
@@ -257,7 +267,9 @@ def decide(tp: TypeProgress, progress: Progress, hints: list[Hint]) -> Decision:
     if hint is not None and hint.verdict not in _ABSENT:
         untried = [s for s in remembered if s not in tp.assessed_sections()]
         if untried:
-            return [Call("assess_clause", {"clause_type": tp.clause_type, "section": s}) for s in untried]
+            # one place: assess and record in one call; places that disagree are assessed
+            # side by side and the most trusted confirmed one recorded after
+            return [_assess(tp, s, record=len(untried) == 1) for s in untried]
     # a remembered place tried before the listing showed it does not exist is still memory's try,
     # not one of the exploration's
     tried = [s for s in named if s in tp.assessed_sections() and s not in remembered]

@@ -42,7 +42,8 @@ class TypeProgress:
 
     @property
     def finding(self) -> dict[str, Any] | None:
-        for call in self.records:
+        """The recorded finding: by record_finding, or by an assessment asked to record it."""
+        for call in (*self.records, *self.assessments):
             if call.ok and isinstance(call.result.get("recorded"), dict):
                 return call.result["recorded"]
         return None

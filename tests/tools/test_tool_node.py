@@ -35,7 +35,7 @@ def test_tool_names_and_model_visible_arguments_match_the_architecture():
         "read_section": {"section"},
         "search_contract": {"query", "k"},
         "find_clauses": {"clause_type"},
-        "assess_clause": {"clause_type", "section"},
+        "assess_clause": {"clause_type", "section", "record"},
         "record_finding": {"clause_type", "verdict", "severity", "recommendation", "section", "quote", "rationale"},
     }
     assert all(t.description for t in TOOLS)
