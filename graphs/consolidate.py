@@ -16,6 +16,7 @@ from langgraph.runtime import Runtime
 
 from agent.offline.extractor import task_summary
 from agent.offline.progress import finding_line
+from agent.offline.summarizer import run_digest
 from agent.prompts import extraction_prompt
 from agent.report import final_findings
 from graphs.bootstrap import memory_task, private_names
@@ -65,7 +66,7 @@ def build_consolidate(extract_instructions: str | None = None) -> StateGraph:
     builder = StateGraph(ReviewState, context_schema=ReviewContext, output_schema=ConsolidateOutput)
     builder.add_node("extract_artifacts", extract_artifacts_node(extract_instructions, fallback=run_record,
                                                                   memory_task=memory_task,
-                                                                  private_names=private_names))
+                                                                  private_names=private_names, digest=run_digest))
     builder.add_node("semantic_write", semantic_write)
     builder.add_node("procedural_write", procedural_write)
     builder.add_node("episodic_write", episodic_write)

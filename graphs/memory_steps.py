@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
-from langchain_core.messages import HumanMessage, SystemMessage
+from langchain_core.messages import AnyMessage, HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
 from agent.model_errors import raise_for_setup
@@ -151,7 +151,8 @@ def _not_the_prompt(artifacts: RunArtifacts, task: str, fallback_summary: str) -
 
 def extract_artifacts_node(instructions: str, fallback: Callable[[dict], RunArtifacts] | None = None,
                            memory_task: Callable[..., str] | None = None,
-                           private_names: Callable[..., Iterable[str]] | None = None):
+                           private_names: Callable[..., Iterable[str]] | None = None,
+                           digest: Callable[[Sequence[AnyMessage]], str] | None = None):
     """A node that asks the extraction model to distil the run in `state["messages"]`.
 
     The model answers through native structured output where it has one, else text; the usual
@@ -167,6 +168,11 @@ def extract_artifacts_node(instructions: str, fallback: Callable[[dict], RunArti
     message the agent worked from, so whatever either copies or cuts from the task is already clean.
     `private_names(state, scrubber) -> names`, when given, are the people the run's input names
     (found with the context a single stored field lacks): every field is scrubbed of them too.
+
+    `digest(messages) -> str`, when given, turns the run (with that task) into one compact text the
+    model reads instead of the whole transcript: what was called and found per clause type, never
+    the tool results in full. The extraction then costs a small share of the run, so a first run
+    with memory costs about what the same run costs without.
     """
 
     def extract_artifacts(state: dict, runtime: Runtime[ReviewContext]) -> dict:
@@ -181,6 +187,8 @@ def extract_artifacts_node(instructions: str, fallback: Callable[[dict], RunArti
             safe = memory_task(state, ctx, scrubber)
             run = [HumanMessage(safe), *(m for m in run if not (isinstance(m, HumanMessage) and m.content == task))]
             task = safe
+        if digest is not None:
+            run = [HumanMessage(digest(run))]
         request = [SystemMessage(instructions), *run, HumanMessage("Extract the run artifacts as JSON now.")]
 
         def fail_on_setup(exc: BaseException) -> None:

@@ -19,6 +19,21 @@ def trap_family(tmp_path_factory) -> dict:
     return run_sequence(named_sequence("kestrel_supply"), tmp_path_factory.mktemp("trap-home"))
 
 
+@pytest.fixture(scope="module")
+def northwind(tmp_path_factory) -> dict:
+    return run_sequence(named_sequence("northwind_msa", limit=3), tmp_path_factory.mktemp("northwind-home"))
+
+
+def test_the_third_northwind_contract_costs_at_most_40_percent_of_the_calls_and_half_the_tokens(northwind):
+    """assess_clause records a finding in the same call (record=true) and the extraction reads a
+    digest of the run: the third similar contract pays what issue 19 asks, recall unchanged."""
+    third = northwind["third_run"]
+    assert third["recall_on"] >= third["recall_off"], third
+    assert third["tool_ratio"] <= TOOL_TARGET, third
+    assert third["token_ratio"] <= TOKEN_TARGET, third
+    assert northwind["no_contract_worse"]
+
+
 def _by_contract(result: dict, side: str, key: str) -> dict[str, float]:
     return {run["contract"]: run[side][key] for run in result["runs"]}
 

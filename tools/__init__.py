@@ -33,12 +33,12 @@ from tools.detection.review import SEVERITIES, VERDICTS, detect_all, locate_quot
 from tools.detection.rules import DETECTORS
 from tools.operations import (
     assess_clause_data,
-    unrecordable,
     build_finding,
     find_clauses_data,
     list_sections_data,
     read_section_data,
     search_contract_data,
+    unrecordable,
 )
 from tools.playbook import Playbook, load_playbook
 

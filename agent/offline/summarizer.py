@@ -15,9 +15,10 @@ from typing import Any
 from langchain_core.messages import BaseMessage
 
 from agent.offline.calls import ToolCall
-from agent.offline.progress import REDIRECTS, finding_line, progress_of
+from agent.offline.progress import REDIRECTS, TypeProgress, finding_line, progress_of
 from agent.offline.summary_format import line
 from agent.offline.transcript import read_transcript
+from memory.working import SUMMARY_PREFIX
 
 _TASK_CHARS = 600
 
@@ -26,11 +27,19 @@ def _sections(result: dict[str, Any], list_key: str) -> list[str]:
     return [str(item.get("section")) for item in result.get(list_key, []) if isinstance(item, dict)]
 
 
-def summarize(messages: Sequence[BaseMessage]) -> str:
-    """Summary lines for the (non-system) messages of a run, prior summaries included."""
+def summarize(messages: Sequence[BaseMessage], *, paths: bool = False) -> str:
+    """Summary lines for the (non-system) messages of a run, prior summaries included.
+
+    `paths`: a finished clause type also keeps the path to its finding (the detector's best
+    candidates, the sections assessed and what each said, without quotes or rationales), as
+    the run digest for the extraction wants it."""
     transcript = read_transcript(messages)
     progress = progress_of(transcript)
     lines: list[str] = []
+    first_calls: dict[str, str] = {}
+    for call in transcript.calls:
+        if isinstance(call.args.get("clause_type"), str):
+            first_calls.setdefault(call.args["clause_type"], call.name)
     if transcript.task:
         lines.append(f"Task: {' '.join(transcript.task.split())[:_TASK_CHARS]}")
     lines.append(f"Model steps so far: {transcript.model_steps}")
@@ -47,6 +56,8 @@ def summarize(messages: Sequence[BaseMessage]) -> str:
     for name in progress.order:
         tp = progress.types[name]
         if tp.finding is not None:  # done: the recorded finding is all that is needed to continue
+            if paths:
+                lines.extend(_path(name, tp, first_calls.get(name) == "assess_clause"))
             lines.append(f"Recorded finding: {finding_line(tp.finding)}")
             continue
         resolved = False
@@ -72,6 +83,32 @@ def summarize(messages: Sequence[BaseMessage]) -> str:
     return "\n".join(lines)
 
 
+_PATH_CANDIDATES = 3
+
+
+def _path(name: str, tp: TypeProgress, memory_first: bool) -> list[str]:
+    """How a finished type was found, in the order of the calls: the detector's best candidates
+    (or the search's hits when the detector was not asked) and each section assessed; an
+    assessment made before any exploration (a remembered place) comes first."""
+    assessed = [_assessed(name, call).partition(" | ")[0] for call in tp.assessments if call.ok]
+    found, searched = tp.find_result(), tp.search_result()
+    if found is None and searched is None:
+        return assessed
+    label, ranked = ("Candidates", _sections(found, "candidates")) if found is not None else \
+        ("Search", _sections(searched or {}, "hits"))
+    ranked = ranked[:_PATH_CANDIDATES]
+    explored = f"{label} for {name}: " + (f"sections {', '.join(ranked)}" if ranked else "none")
+    if assessed and memory_first:  # a remembered place was assessed before any exploration
+        return [assessed[0], explored, *assessed[1:]]
+    return [explored, *assessed]
+
+
+def run_digest(messages: Sequence[BaseMessage]) -> str:
+    """The run as the extraction model reads it: the summary lines with every clause type's path
+    to its finding (what was called and found, never the contract text, quotes or rationales)."""
+    return f"{SUMMARY_PREFIX}\n{summarize(messages, paths=True)}"
+
+
 def _assessed(name: str, call: ToolCall, *, keep_quote: bool = False) -> str:
     """The assessment in one line. Its quote and recommendation are not copied: record_finding
     fills both in by reference (the section's assessed quote, the playbook's recommendation for
@@ -80,12 +117,14 @@ def _assessed(name: str, call: ToolCall, *, keep_quote: bool = False) -> str:
     section = result.get("section", call.args.get("section"))
     if result.get("found") is not True:
         return line(f"Assessed {name} in section {section}: not found", {"reason": result.get("reason", "")})
+    # an assessment that recorded its finding answers in short: the verdict is the recorded one
+    judged = result.get("recorded") if isinstance(result.get("recorded"), dict) else result
     details = {"quote": result["quote"]} if keep_quote and result.get("quote") else {}
     # where the assessment sends the reviewer next (the buyer's side, a worse clause elsewhere)
     # survives the compression, so the coverage check is never lost with the history
     details.update({key: {"section": result[key]["section"]} for key in REDIRECTS
                     if isinstance(result.get(key), dict) and result[key].get("section")})
-    return line(f"Assessed {name} in section {section}: {result.get('verdict')} ({result.get('severity')})", details or None)
+    return line(f"Assessed {name} in section {section}: {judged.get('verdict')} ({judged.get('severity')})", details or None)
 
 
 def _failed(call: ToolCall) -> str:

@@ -35,8 +35,8 @@ def find_clauses(clause_type: str) -> str:
     return clause_type
 
 
-def assess_clause(clause_type: str, section: str) -> str:
-    """Assess a clause in a section against the playbook."""
+def assess_clause(clause_type: str, section: str, record: bool = False) -> str:
+    """Assess a clause in a section against the playbook (record=True: and record the finding)."""
     return clause_type
 
 
@@ -99,7 +99,20 @@ class World:
                                for s in sections],
                 "if_missing": {"severity": "medium", "recommendation": f"Add a {clause_type} clause."}}
 
-    def _assess_clause(self, clause_type: str, section: str) -> dict:
+    def _assess_clause(self, clause_type: str, section: str, record: bool = False) -> dict:
+        """Like the real tool: with record=True a found clause's proposed finding is recorded and
+        the answer is short (citation and `recorded`); otherwise `recorded` is null."""
+        assessed = self._assessment(clause_type, section)
+        if not record or "error" in assessed:
+            return assessed
+        if assessed.get("found") is not True:
+            return {**assessed, "recorded": None, "not_recorded": "the clause is not in this section"}
+        if self.failing.get("record_finding", 0) > 0:  # recording is what fails: say so, record nothing
+            return {**assessed, "recorded": None, "not_recorded": "recording is temporarily unavailable"}
+        recorded = self._record_finding(clause_type, assessed["verdict"], assessed["severity"], section)["recorded"]
+        return {"found": True, "citation": f"Section {section}", "recorded": recorded}
+
+    def _assessment(self, clause_type: str, section: str) -> dict:
         if section not in self.sections:
             return {"error": f"unknown section {section!r}"}
         if section not in (self.located.get(clause_type), self.echoes.get(clause_type)):

@@ -81,7 +81,8 @@ def test_review_with_aggressive_compression_reaches_the_same_findings():
     assert {t: f["section"] for t, f in world.findings.items()} == {"liability_cap": "9.2", "governing_law": "14",
                                                                       "warranty": "7"}
     assert len(run.calls_named("assess_clause")) == len(uncompressed.calls_named("assess_clause"))
-    assert len(run.calls_named("record_finding")) == 3  # no finding recorded twice
+    recorded = [c for c in run.calls_named("assess_clause") if c["args"].get("record")]
+    assert len(recorded) + len(run.calls_named("record_finding")) == 3  # no finding recorded twice
 
 
 def test_compress_uses_the_offline_summary():
@@ -107,8 +108,9 @@ def test_extraction_of_a_complete_run_is_valid_run_artifacts():
     assert "acme_msa.txt" in artifacts.task_summary
     assert "Acme Components Ltd and Beta Retail Inc" in artifacts.task_summary
     assert "MASTER SUPPLY AGREEMENT" in artifacts.task_summary
+    # assess_clause records each finding in the same call (record=true): no record_finding needed
     assert artifacts.tools_used == ["list_sections", "find_clauses", "search_contract", "read_section",
-                                    "assess_clause", "record_finding"]
+                                    "assess_clause"]
     assert artifacts.step_count == run.steps
     assert artifacts.reusable_patterns
     assert artifacts.procedure is not None and 4 <= len(artifacts.procedure.steps) <= 8
@@ -177,7 +179,7 @@ def test_extraction_after_compression_keeps_the_headings_of_recorded_findings():
     world = standard_world()
     run = drive(OfflineReviewerModel(), world, start_messages(TYPES))
     for message in run.messages:  # the real record_finding echoes the heading a finding sits under
-        if isinstance(message, ToolMessage) and message.name == "record_finding":
+        if isinstance(message, ToolMessage) and "recorded" in json.loads(message.content):
             data = json.loads(message.content)
             data["recorded"]["section_title"] = f"Heading of {data['recorded']['section']}"
             message.content = json.dumps(data)
@@ -185,3 +187,24 @@ def test_extraction_after_compression_keeps_the_headings_of_recorded_findings():
     compressed = [HumanMessage(f"{SUMMARY_PREFIX}\n{summary_of(run.messages[1:])}")]
     assert extract(compressed).key_findings == full.key_findings
     assert full.key_findings[0] == 'liability_cap in section 9.2 "Heading of 9.2": deviation (high)'
+
+
+def test_the_run_digest_gives_the_extraction_what_the_whole_run_gives_at_a_fraction_of_the_tokens():
+    """Issue 19: the extraction reads a digest of the run (what was called and found per clause
+    type), not every tool result: same artifacts, far fewer tokens, no quotes or rationales."""
+    from langchain_core.messages.utils import count_tokens_approximately
+
+    from agent.offline.summarizer import run_digest
+
+    cold = drive(OfflineReviewerModel(), standard_world(), start_messages(TYPES))
+    block = memory_block("liability_cap in section 9.2: deviation (high)", "warranty in section 7: deviation (high)")
+    warm = drive(OfflineReviewerModel(), standard_world(), start_messages(TYPES, block))
+    for run in (cold, warm):
+        digest = run_digest(run.messages[1:])
+        assert "the liability cap is the fees paid" not in digest  # no contract text
+        full, short = extract(run.messages), extract([HumanMessage(digest)])
+        kept = ("task_summary", "outcome", "key_findings", "approach", "step_count", "reusable_patterns",
+                "fact_candidates", "procedure")
+        assert short.model_dump(include=set(kept)) == full.model_dump(include=set(kept))
+        assert count_tokens_approximately([HumanMessage(digest)]) < count_tokens_approximately(run.messages[1:]) / 2
+    assert "remembered clause locations" in extract([HumanMessage(run_digest(warm.messages[1:]))]).approach

@@ -42,9 +42,9 @@ def test_cold_review_explores_then_assesses_and_records_every_type():
     assert steps[0] == ["list_sections"]
     assert sorted(steps[1]) == sorted(["find_clauses", "search_contract"] * 3)
     assert steps[2] == ["read_section"] * 3
-    assert steps[3] == ["assess_clause"] * 3
-    assert steps[4] == ["record_finding"] * 3
-    assert len(steps) == 5 and run.steps == 6  # five tool phases, then the final review
+    assert steps[3] == ["assess_clause"] * 3  # record=true: each assessment records its finding
+    assert all(c["args"].get("record") is True for c in run.calls_named("assess_clause"))
+    assert len(steps) == 4 and run.steps == 5  # four tool phases, then the final review
     assert {t: (f["section"], f["verdict"]) for t, f in world.findings.items()} == {
         "liability_cap": ("9.2", "deviation"), "governing_law": ("14", "deviation"), "warranty": ("7", "deviation")}
     final = run.messages[-1].content
@@ -59,7 +59,7 @@ def test_warm_review_goes_straight_to_remembered_sections_and_is_cheaper():
                          "warranty in section 7: deviation (high)")
     world = standard_world()
     warm = drive(OfflineReviewerModel(), world, start_messages(TYPES, block))
-    assert steps_of(warm) == [["assess_clause"] * 3, ["record_finding"] * 3]
+    assert steps_of(warm) == [["assess_clause"] * 3]  # each assessment records its finding
     assert [c["args"]["section"] for c in warm.calls_named("assess_clause")] == ["9.2", "14", "7"]
     assert world.findings.keys() == set(TYPES)
     assert len(warm.tool_calls) < len(cold.tool_calls) / 2
@@ -81,12 +81,11 @@ def test_wrong_hint_falls_back_to_the_cold_path_for_that_type_only():
     assert world.findings["warranty"]["section"] == "7"
     assert [c["args"]["clause_type"] for c in run.calls_named("find_clauses")] == ["liability_cap", "warranty"]
     governing = [c for c in run.tool_calls if c["args"].get("clause_type") == "governing_law"]
-    assert [c["name"] for c in governing] == ["assess_clause", "record_finding"]
+    assert [c["name"] for c in governing] == ["assess_clause"]  # assessed and recorded in one call
     # memory already oriented the review: no listing, and the fallback assesses without reading
     assert not run.calls_named("list_sections") and not run.calls_named("read_section")
     # ... and trusts the detector alone when it finds candidates
-    assert steps_of(run) == [["assess_clause"] * 3, ["find_clauses", "record_finding", "find_clauses"],
-                             ["assess_clause"] * 2, ["record_finding"] * 2]
+    assert steps_of(run) == [["assess_clause"] * 3, ["find_clauses", "find_clauses"], ["assess_clause"] * 2]
 
 
 def test_disagreeing_episodes_are_both_checked_in_one_turn():
@@ -96,7 +95,10 @@ def test_disagreeing_episodes_are_both_checked_in_one_turn():
     run = drive(OfflineReviewerModel(), world, start_messages(["liability_cap", "warranty"], block))
     first = [(c["args"]["clause_type"], c["args"]["section"]) for c in run.messages[2].tool_calls]
     assert first == [("liability_cap", "14"), ("liability_cap", "9.2"), ("warranty", "7")]
-    assert steps_of(run)[1:] == [["record_finding"] * 2]
+    # the two disagreeing places are assessed without recording, the trusted confirmed one
+    # recorded after; warranty's single place is assessed and recorded in one call
+    assert [c["args"].get("record") for c in run.messages[2].tool_calls] == [None, None, True]
+    assert steps_of(run)[1:] == [["record_finding"]]
     assert world.findings["liability_cap"]["section"] == "9.2"
 
 

@@ -124,3 +124,48 @@ def test_record_finding_rejects_bad_arguments_with_an_error_message(graph, args,
     answer, findings = call(graph, "record_finding", args)
     assert error in answer["error"]
     assert findings == []
+
+
+def test_assess_clause_with_record_records_the_finding_record_finding_would(graph):
+    """Issue 19: assessing a clause can record its finding in the same call; the finding is the
+    one record_finding records by reference, and the answer stays short."""
+    answer, findings = call(graph, "assess_clause", {"clause_type": "liability_cap", "section": "9", "record": True})
+    _, by_reference = call(graph, "record_finding", {"clause_type": "liability_cap", "verdict": findings[0]["verdict"],
+                                                     "severity": findings[0]["severity"], "section": "9"})
+    assert findings == by_reference
+    assert answer["recorded"]["section"] == "9.2" and answer["recorded"]["verdict"] == findings[0]["verdict"]
+    assert "quote" not in answer and "rationale" not in answer  # the finding holds them, not the context
+
+
+def test_assess_clause_with_record_records_nothing_where_the_clause_is_not(graph):
+    answer, findings = call(graph, "assess_clause", {"clause_type": "insurance", "section": "16.1", "record": True})
+    assert findings == [] and answer["found"] is False
+    assert answer["recorded"] is None and "not in this section" in answer["not_recorded"]
+
+
+def test_assess_clause_with_record_waits_when_the_contract_points_elsewhere(graph):
+    """A remembered place holding the milder clause: `elsewhere` names a worse restraint on the
+    buyer, so nothing is recorded until that section is assessed (memory never ends the search)."""
+    contract = parse_contract(
+        'SUPPLY AGREEMENT\n\nThis Supply Agreement is made between Alder Mills Inc. ("Client") and Brightline '
+        'Pumps LLC ("Vendor").\n\n2. PEOPLE AND CONDUCT\n\n'
+        "2.1 No Poaching: During the term and for twelve (12) months after, neither party shall solicit for "
+        "employment any employee of the other party. Nothing in this Agreement restricts either party from "
+        "carrying on any business or from dealing with any customer or supplier.\n\n"
+        "2.2 Competing Products: During the term and for twenty-four (24) months after it ends, the Client "
+        "shall not purchase or distribute products manufactured by any competitor of the Vendor.\n",
+        "alder.txt",
+    )
+    answer, findings = call(graph, "assess_clause", {"clause_type": "non_compete", "section": "2.1", "record": True},
+                            contract)
+    assert answer["found"] is True and answer["elsewhere"]["section"] == "2.2"
+    assert findings == [] and answer["recorded"] is None and "section 2.2" in answer["not_recorded"]
+    answer, findings = call(graph, "assess_clause", {"clause_type": "non_compete", "section": "2.2", "record": True},
+                            contract)
+    assert [(f["section"], f["verdict"]) for f in findings] == [("2.2", "deviation")]
+
+
+def test_record_is_a_plain_boolean_in_the_schema_a_model_sees():
+    schema = next(t for t in TOOLS if t.name == "assess_clause").tool_call_schema.model_json_schema()
+    assert schema["properties"]["record"]["type"] == "boolean" and "anyOf" not in schema["properties"]["record"]
+    assert schema["required"] == ["clause_type", "section"]
