@@ -25,8 +25,9 @@ from memory.block import FindingsView, format_memory_block, new_nonce
 from memory.embeddings import calibrated_thresholds, calibrated_vector_alone, model_name_of
 from memory.pii import default_scrubber, scrub_artifacts
 from memory.records import Episode, Fact, Outcome, Procedure, RunArtifacts, Scored, worse_outcome
-from memory.screen import screen_artifacts
+from memory.screen import has_instruction, screen_artifacts
 from memory.telemetry import Hit, Tier, record_retrieval
+from tools.detection.parties import company_name
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +66,17 @@ def _record(ctx: RunScope, memory: Any, state: dict, tier: Tier, hits: list[Hit]
     record_retrieval(memory, ctx.namespace, state.get("run_id"), tier, hits, latency_ms, now(ctx))
 
 
+def counterparty(state: dict, scrubber: Any = None) -> str:
+    """The deal's other side as memory may keep it: the supplier's name when it names an
+    organisation (`tools.detection.parties.company_name`: a person's name is never kept), and,
+    with a `scrubber`, only when scrubbing leaves it whole and it reads as no instruction."""
+    supplier = (((state.get("contract") or {}).get("parties") or {}).get("supplier") or {})
+    name = company_name(str(supplier.get("name") or ""))
+    if not name or scrubber is None:
+        return name
+    return name if scrubber.scrub(name).text == name and not has_instruction(name) else ""
+
+
 def episodic_read(state: dict, runtime: Runtime[ReviewContext]) -> dict:
     ctx = run_scope(runtime)
     if not ctx.use_memory:
@@ -75,7 +87,7 @@ def episodic_read(state: dict, runtime: Runtime[ReviewContext]) -> dict:
     found = episodic.recall(
         res.memory.episodes, res.embeddings, ctx.namespace, state["task"],
         k=ctx.config.episode_top_k, min_score=episode_min, now=now(ctx),
-        vector_alone=_vector_alone(ctx, res.embeddings),
+        vector_alone=_vector_alone(ctx, res.embeddings), counterparty=counterparty(state),
     )
     _record(ctx, res.memory, state, "episodic", [Hit(id=s.item.run_id, score=s.score) for s in found], started)
     return {"episodes": [s.model_dump(mode="json") for s in found]}
@@ -139,12 +151,17 @@ def _same_text(a: str, b: str) -> bool:
     return " ".join(a.split()).lower() == " ".join(b.split()).lower()
 
 
+_TASK_ECHO = 200  # characters of the task's opening that a summary only copies, never writes
+
+
 def _not_the_prompt(artifacts: RunArtifacts, task: str, fallback_summary: str) -> RunArtifacts:
     """A task summary that only repeats the task prompt says nothing new and, embedded, looks
     like every later task: replace it by the run's own summary (or nothing)."""
     summary = artifacts.task_summary
-    if summary and task and (_same_text(summary, task) or (len(summary) > 0.8 * len(task)
-                                                         and " ".join(summary.split()) in " ".join(task.split()))):
+    flat_summary, flat_task = " ".join(summary.split()), " ".join(task.split())
+    # the task itself, most of it, or its opening inside a longer copy of what the model read (the digest)
+    if summary and task and (_same_text(summary, task) or (len(summary) > 0.8 * len(task) and flat_summary in flat_task)
+                             or flat_task[:_TASK_ECHO] in flat_summary):
         artifacts.task_summary = fallback_summary
     return artifacts
 
@@ -231,6 +248,7 @@ def episodic_write(state: dict, runtime: Runtime[ReviewContext]) -> dict:
     episode = episodic.remember(
         res.memory.episodes, res.embeddings, ctx.namespace, state["run_id"], ctx.task_type,
         artifacts, ttl_days=ctx.config.episode_ttl_days, now=now(ctx),
+        counterparty=counterparty(state, res.scrubber or default_scrubber()),
     )
     return {"memory_writes": {**(state.get("memory_writes") or {}), "episode": episode.run_id if episode else None}}
 

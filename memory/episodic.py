@@ -9,12 +9,16 @@ findings: its extraction failed and its summary repeats a task prompt, which emb
 every later task) crowd out useful ones. So the store is asked for more candidates than `k`,
 undistilled episodes (`Episode.undistilled`) are dropped (and more are asked for while they leave
 fewer than `k`), and the rest are ordered by `Episode.usefulness` (a described
-completed or partial run before a failed, unknown or self-recorded one), the store's ranking
-deciding within each level.
+completed or partial run before a failed, unknown or self-recorded one), then, within a level,
+episodes of the same counterparty as the current task first (`same_party`: the same organisation
+however its name is cased or punctuated; the same supplier usually means the same template), the
+store's ranking deciding within each group. The similarity threshold still decides what is
+admitted: the counterparty only orders what passed it.
 """
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta
 
 from langchain_core.embeddings import Embeddings
@@ -28,10 +32,20 @@ OVERFETCH = 3  # candidates asked for per episode returned, so outcome ranking h
 MAX_FETCH = 300  # the most candidates one recall asks for while undistilled episodes crowd the top
 
 
-def rank_by_use(found: list[Scored[Episode]], k: int) -> list[Scored[Episode]]:
-    """The `k` best of a store's results: undistilled episodes dropped, useful ones first (stable)."""
+def party_key(name: str) -> str:
+    """An organisation's name compared loosely: case, punctuation and spacing aside."""
+    return " ".join(re.findall(r"[^\W_]+", name.casefold()))
+
+
+def same_party(a: str, b: str) -> bool:
+    return bool(party_key(a)) and party_key(a) == party_key(b)
+
+
+def rank_by_use(found: list[Scored[Episode]], k: int, counterparty: str = "") -> list[Scored[Episode]]:
+    """The `k` best of a store's results: undistilled episodes dropped, useful ones first, then
+    those of `counterparty` (stable: the store's ranking decides within each group)."""
     kept = [scored for scored in found if not scored.item.undistilled]
-    kept.sort(key=lambda scored: -scored.item.usefulness)
+    kept.sort(key=lambda scored: (-scored.item.usefulness, not same_party(scored.item.counterparty, counterparty)))
     return kept[:k]
 
 
@@ -45,10 +59,12 @@ def recall(
     min_score: float,
     now: datetime,
     vector_alone: float | None = None,
+    counterparty: str = "",
 ) -> list[Scored[Episode]]:
     """Up to `k` useful past episodes similar to `task_text`, best first (see module doc).
     `vector_alone`: the cosine that passes without lexical evidence
-    (`memory.embeddings.calibrated_vector_alone`)."""
+    (`memory.embeddings.calibrated_vector_alone`); `counterparty`: the current task's, whose
+    episodes come first within a usefulness level."""
     if k <= 0 or not task_text.strip():
         return []
     query = VectorQuery(
@@ -62,7 +78,7 @@ def recall(
     )
     while True:  # ask for more only while undistilled episodes leave fewer than k usable ones
         found = store.search(ns, query)
-        kept = rank_by_use(found, k)
+        kept = rank_by_use(found, k, counterparty)
         if len(kept) >= k or len(found) < query.k or query.k >= MAX_FETCH:
             return kept
         query = query.model_copy(update={"k": min(query.k * 4, MAX_FETCH)})
@@ -78,9 +94,11 @@ def remember(
     *,
     ttl_days: int,
     now: datetime,
+    counterparty: str = "",
 ) -> Episode | None:
     """Store the run as an episode expiring after `ttl_days`; None if `run_id` is already stored
-    (so a resumed or retried consolidation never writes twice)."""
+    (so a resumed or retried consolidation never writes twice). `counterparty`: the deal's other
+    side, already checked by the caller to be an organisation's name free of PII."""
     if ttl_days <= 0:
         raise MemoryConfigError(f"episode TTL must be a positive number of days, got {ttl_days}")
     if not run_id:
@@ -99,6 +117,7 @@ def remember(
         created_at=now,
         expires_at=now + timedelta(days=ttl_days),
         embedding_model=model_name_of(embeddings),
+        counterparty=counterparty,
     )
     if store.get(ns, run_id) is not None:
         return None  # skip the embedding call; add() below is still idempotent on a race

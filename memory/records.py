@@ -140,6 +140,9 @@ class Episode(BaseModel):
     embedding_model: str = ""
     merged_from: list[str] = Field(default_factory=list)  # run ids decay merged into this episode
     extraction: Extraction = Extraction.OK  # records written before this field existed were read as answered
+    # the other side of the reviewed deal when it is an organisation (a company name, never a
+    # person's): retrieval prefers episodes of the same counterparty (`memory.episodic.recall`)
+    counterparty: str = ""
 
     def embedding_text(self) -> str:
         """Design rule: the embedded text is the task summary plus the key findings."""

@@ -3,9 +3,10 @@
 Rule (configurable): once the history holds more than `threshold` messages, or more than
 `max_tokens` tokens (whichever comes first), keep every system message and the `keep_recent` most
 recent other messages verbatim (fewer when they alone would fill more than half the token budget),
-and replace the older ones with one summary message written by a small model. The cut is moved
-earlier when it would leave a tool result without the assistant message that called it (chat APIs
-reject such histories). Tokens are counted approximately (`count_tokens_approximately`: no
+and replace the older ones with one summary message written by a small model. A cut that would
+leave a tool result without the assistant message that called it (chat APIs reject such
+histories) moves after that turn, so a turn of many parallel calls is summarised rather than kept
+whole past the limit; before it only when nothing would be left verbatim. Tokens are counted approximately (`count_tokens_approximately`: no
 tokenizer download), so callers leave a safety margin in `max_tokens`.
 """
 
@@ -55,8 +56,16 @@ def is_summary(message: BaseMessage) -> bool:
 
 def find_cut(others: Sequence[BaseMessage], keep_recent: int) -> int:
     """Index into `others` where the verbatim tail starts: at most `keep_recent` messages from the
-    end, moved earlier while the tail would start with an orphaned tool result."""
+    end, never starting with an orphaned tool result. A cut inside a turn's tool results moves
+    after that turn (its calls and results are summarised with it: a turn of many parallel calls
+    is not kept whole past the limit); only when that would leave nothing verbatim does it move
+    before the turn."""
     cut = max(0, len(others) - keep_recent)
+    later = cut
+    while later < len(others) and isinstance(others[later], ToolMessage):
+        later += 1
+    if later < len(others):
+        return later
     while cut > 0 and isinstance(others[cut], ToolMessage):
         cut -= 1
     return cut

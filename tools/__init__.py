@@ -172,7 +172,7 @@ def assess_clause(
     `elsewhere` (the contract's main reading of the clause, or a worse burden on the buyer, is
     in another section) names the section to assess before recording. With record=true the
     proposed finding is recorded in the same call when the clause is found here and nothing
-    names another section (no record_finding needed; the answer is then short: the citation and
+    names another section (no record_finding needed; the answer is then short: `found` and
     `recorded`); otherwise `recorded` is null and `not_recorded` says why."""
     contract = _contract(state)
     if contract is None:
@@ -192,7 +192,7 @@ def assess_clause(
         return Command(update={"messages": [ToolMessage(_json(answer), tool_call_id=tool_call_id, name="assess_clause")]})
     # recorded: the finding holds the quote, rationale and recommendation (the report shows them),
     # so the answer keeps only where it is and what was recorded
-    return _recorded(finding, tool_call_id, "assess_clause", base={"found": True, "citation": result["citation"]})
+    return _recorded(finding, tool_call_id, "assess_clause", base={"found": True}, offsets=False)
 
 
 @tool
@@ -227,12 +227,13 @@ def record_finding(
     return _recorded(result, tool_call_id, "record_finding")
 
 
-def _recorded(finding: dict, tool_call_id: str, name: str, base: dict | None = None) -> Command:
+def _recorded(finding: dict, tool_call_id: str, name: str, base: dict | None = None, *, offsets: bool = True) -> Command:
     """The Command that appends `finding` to the run's findings and answers the call. The caller
     wrote the quote and recommendation itself, or took them by reference from what assess_clause
-    showed: the answer echoes only what it may not know (the true offsets and the section
-    heading), next to `base` (assess_clause's own answer), so the context does not grow with copies."""
-    echo = {k: finding.get(k) for k in ("clause_type", "section", "section_title", "verdict", "severity", "start", "end")}
+    showed: the answer echoes only what it may not know (the section heading and, for a quote it
+    passed, the true `offsets`), next to `base`, so the context does not grow with copies."""
+    keys = ("clause_type", "section", "section_title", "verdict", "severity") + (("start", "end") if offsets else ())
+    echo = {k: finding.get(k) for k in keys}
     if finding.get("verdict") == "not_applicable":
         echo["rationale"] = finding.get("rationale")
     message = ToolMessage(_json({**(base or {}), "recorded": echo}), tool_call_id=tool_call_id, name=name)

@@ -165,6 +165,11 @@ def _suggested(tp: TypeProgress) -> str | None:
     return None
 
 
+def _detector_empty(tp: TypeProgress) -> bool:
+    """Whether an assessment that rejected its section said the detector ranks no section at all."""
+    return any(c.ok and c.result.get("found") is False and c.result.get("candidates") == [] for c in tp.assessments)
+
+
 def _cold(tp: TypeProgress, progress: Progress, hint: Hint | None, remembered: list[str]) -> Decision:
     """Explore for the type. After wrong remembered sections (`remembered` non-empty) the listing
     and the reading are skipped: memory gave the orientation, and assess_clause quotes anyway;
@@ -177,7 +182,9 @@ def _cold(tp: TypeProgress, progress: Progress, hint: Hint | None, remembered: l
             suggestion = _suggested(tp)
             if suggestion is not None:
                 return [_assess(tp, suggestion)]
-    calls = _explore(tp, detector_first=bool(remembered))
+    # the remembered places' rejections carry the detector's ranking: when it is empty the
+    # detector has nothing anywhere, so the search is asked together with find_clauses
+    calls = _explore(tp, detector_first=bool(remembered) and not _detector_empty(tp))
     if calls:
         return calls
     if tp.find_result() is None and tp.search_result() is None:
@@ -267,9 +274,12 @@ def decide(tp: TypeProgress, progress: Progress, hints: list[Hint]) -> Decision:
     if hint is not None and hint.verdict not in _ABSENT:
         untried = [s for s in remembered if s not in tp.assessed_sections()]
         if untried:
-            # one place: assess and record in one call; places that disagree are assessed
-            # side by side and the most trusted confirmed one recorded after
-            return [_assess(tp, s, record=len(untried) == 1) for s in untried]
+            # places that disagree are assessed side by side; the most trusted one records its
+            # finding in the same call when the text confirms it there (found, and the
+            # whole-contract check names no other section), else the best confirmed one is
+            # recorded after
+            first = untried[0] == remembered[0]
+            return [_assess(tp, s, record=first and i == 0) for i, s in enumerate(untried)]
     # a remembered place tried before the listing showed it does not exist is still memory's try,
     # not one of the exploration's
     tried = [s for s in named if s in tp.assessed_sections() and s not in remembered]

@@ -60,3 +60,29 @@ def test_bad_inputs(memory, wordllama):
         episodic.remember(memory.episodes, wordllama, NS, "r", "review", artifacts("x"), ttl_days=0, now=NOW)
     assert episodic.recall(memory.episodes, wordllama, NS, "   ", k=3, min_score=0.5, now=NOW) == []
     assert episodic.recall(memory.episodes, wordllama, NS, "anything", k=0, min_score=0.5, now=NOW) == []
+
+
+def test_recall_prefers_episodes_of_the_same_counterparty_among_those_admitted(memory, wordllama):
+    """Issue 19: another supplier's episode more similar than the threshold (a different template)
+    no longer outranks the same supplier's; the counterparty orders, the threshold still admits."""
+    episode_min, _ = calibrated_thresholds(wordllama.model_name)
+    task = "Review the supply framework agreement for liability caps and indemnification exposure"
+    for run_id, summary, party in [
+        ("other", "Review the supply framework agreement for liability caps and indemnification exposure", "Northwind Components Ltd"),
+        ("same", "Review the supply framework agreement for liability caps", "Kestrel Fluid Power Systems, Inc."),
+        ("recipe", "Write a recipe for a vegetarian lasagne", "KESTREL FLUID POWER SYSTEMS INC"),
+    ]:
+        episodic.remember(memory.episodes, wordllama, NS, run_id, "review", artifacts(summary), ttl_days=90, now=NOW,
+                          counterparty=party)
+    plain = episodic.recall(memory.episodes, wordllama, NS, task, k=3, min_score=episode_min, now=NOW)
+    assert [h.item.run_id for h in plain][:2] == ["other", "same"]  # similarity alone
+    hits = episodic.recall(memory.episodes, wordllama, NS, task, k=3, min_score=episode_min, now=NOW,
+                           counterparty="KESTREL FLUID POWER SYSTEMS, INC")
+    assert [h.item.run_id for h in hits] == ["same", "other"]  # the recipe is still not admitted
+    assert memory.episodes.get(NS, "same").counterparty == "Kestrel Fluid Power Systems, Inc."
+
+
+def test_same_party_compares_names_loosely():
+    assert episodic.same_party("Kestrel Fluid Power Systems, Inc.", "KESTREL FLUID POWER SYSTEMS INC")
+    assert not episodic.same_party("Kestrel Fluid Power Systems, Inc.", "Kestrel Pumps Inc.")
+    assert not episodic.same_party("", "")

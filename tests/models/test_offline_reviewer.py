@@ -95,9 +95,10 @@ def test_disagreeing_episodes_are_both_checked_in_one_turn():
     run = drive(OfflineReviewerModel(), world, start_messages(["liability_cap", "warranty"], block))
     first = [(c["args"]["clause_type"], c["args"]["section"]) for c in run.messages[2].tool_calls]
     assert first == [("liability_cap", "14"), ("liability_cap", "9.2"), ("warranty", "7")]
-    # the two disagreeing places are assessed without recording, the trusted confirmed one
-    # recorded after; warranty's single place is assessed and recorded in one call
-    assert [c["args"].get("record") for c in run.messages[2].tool_calls] == [None, None, True]
+    # the disagreeing places are assessed side by side, the most trusted asked to record (the
+    # text does not bear it out: nothing recorded), the confirmed one recorded after; warranty's
+    # single place is assessed and recorded in one call
+    assert [c["args"].get("record") for c in run.messages[2].tool_calls] == [True, None, True]
     assert steps_of(run)[1:] == [["record_finding"]]
     assert world.findings["liability_cap"]["section"] == "9.2"
 

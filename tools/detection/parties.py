@@ -241,6 +241,16 @@ _BUYS = re.compile(r"(?:shall|will|may|agrees?\s+to|desires?\s+to|wishes\s+to|in
 _SUPPLIES = re.compile(r"(?:shall|will|may|agrees?\s+to|desires?\s+to|wishes\s+to|intends?\s+to)\s+(?:\w+\s+){0,2}?(?:sell|supply|manufacture|produce|deliver|ship|provide|perform|furnish|render|host|develop|invoice)\b|\s+warrants\s+that\s+(?:the\s+|all\s+|each\s+)?(?:products?|goods|services|deliverables|work)", re.IGNORECASE)
 
 
+def company_name(name: str) -> str:
+    """`name` when it names an organisation (a legal form after its own words: "Kestrel Fluid
+    Power Systems, Inc.", "Alder Mills GmbH"), else "" (a person's name, a bare defined term):
+    what memory may keep as a deal's counterparty."""
+    name = " ".join(name.split()).strip(" ,;:")
+    words = re.split(r"[\s,]+", name)
+    has_form = any(_ENTITY.fullmatch(w.rstrip(".,").lower()) or _ENTITY.fullmatch(w.lower()) for w in words[1:])
+    return name if has_form and _core_name(name) else ""
+
+
 def _core_name(name: str) -> str:
     """'NETGEAR, Inc.' -> 'NETGEAR'; 'Philips Medical Systems Nederland B.V.' -> 'Philips Medical Systems Nederland'."""
     words = re.split(r"[\s,]+", name.strip())
