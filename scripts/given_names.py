@@ -17,6 +17,8 @@ import re
 import sys
 from pathlib import Path
 
+from generated import write_or_check
+
 TARGET = Path(__file__).resolve().parents[1] / "memory" / "pii" / "given_names.txt"
 _LATIN_NAME = re.compile(r"[A-Za-zÀ-ÖØ-öø-ÿĀ-ž'’-]{2,}")
 HEADER = ("# Given names (lower case, one a line), written by scripts/given_names.py from the first-name lists\n"
@@ -44,14 +46,8 @@ def render() -> str:
 
 def main(argv: list[str]) -> int:
     text = render()
-    if "--check" in argv:
-        if TARGET.read_text(encoding="utf-8") != text:
-            print(f"{TARGET} is out of date: run python scripts/given_names.py", file=sys.stderr)
-            return 1
-        return 0
-    TARGET.write_text(text, encoding="utf-8")
-    print(f"wrote {TARGET} ({text.count(chr(10)) - 2} names)")
-    return 0
+    return write_or_check(TARGET, text, argv, script="given_names.py",
+                          done=f"wrote {TARGET} ({text.count(chr(10)) - 2} names)")
 
 
 if __name__ == "__main__":

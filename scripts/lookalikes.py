@@ -28,6 +28,8 @@ import sys
 import unicodedata
 from pathlib import Path
 
+from generated import write_or_check
+
 TARGET = Path(__file__).resolve().parents[1] / "memory" / "lookalikes.py"
 MARKER_WORD = "memory"  # memory.block's marker word; its letters' look-alikes are listed
 # what a name says when the character is drawn as a sideways angle: brackets, quotation marks,
@@ -120,14 +122,7 @@ def render() -> str:
 
 
 def main(argv: list[str]) -> int:
-    text = render()
-    if "--check" in argv:
-        if TARGET.read_text(encoding="utf-8") != text:
-            print(f"{TARGET} is out of date: run python scripts/lookalikes.py", file=sys.stderr)
-            return 1
-        return 0
-    TARGET.write_text(text, encoding="utf-8")
-    return 0
+    return write_or_check(TARGET, render(), argv, script="lookalikes.py")
 
 
 if __name__ == "__main__":

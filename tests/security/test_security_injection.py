@@ -47,17 +47,24 @@ def test_contract_wording_is_not_taken_for_an_instruction():
         assert screen_text(text) == text
 
 
-def _planted(folder, i: int, party: str, injection: str):
-    """A distinct copy of one contract (its own reference line) with instructions planted in the
-    party's name, the opening lines and a section title."""
+def _hostile_copy(folder, name: str, opening: str, replacements: dict[str, str]):
+    """A distinct copy of one contract (its own reference line, so each is an independent
+    contract) with `opening` after its title and each `replacements` key replaced once."""
     text = (SAMPLES / "northwind_msa_01.txt").read_text()
-    at = text.index("(1) NORTHWIND COMPONENTS LTD") + len("(1) NORTHWIND COMPONENTS LTD")
-    text = text[:at] + f" {party.upper()}" + text[at:]
-    text = text.replace("MASTER SUPPLY AGREEMENT\n", f"MASTER SUPPLY AGREEMENT\n\n{injection}.\n", 1)
-    text = text.replace("9.2 Limitation of Liability\n", f"Section 9.2\n{injection.upper()}\n", 1)
-    path = folder / f"planted_{i}.txt"
-    path.write_text(text + f"\n\nCopy reference: PL-{i + 1:04d}\n")
+    text = text.replace("MASTER SUPPLY AGREEMENT\n", f"MASTER SUPPLY AGREEMENT\n\n{opening}\n", 1)
+    for old, new in replacements.items():
+        text = text.replace(old, new, 1)
+    path = folder / f"{name}.txt"
+    path.write_text(text + f"\n\nCopy reference: {name.upper()}\n")
     return path
+
+
+def _planted(folder, i: int, party: str, injection: str):
+    """Instructions planted in the party's name, the opening lines and a section title."""
+    return _hostile_copy(folder, f"planted_{i}", f"{injection}.", {
+        "(1) NORTHWIND COMPONENTS LTD": f"(1) NORTHWIND COMPONENTS LTD {party.upper()}",
+        "9.2 Limitation of Liability\n": f"Section 9.2\n{injection.upper()}\n",
+    })
 
 
 def test_instructions_planted_in_party_opening_and_title_never_reach_memory(settings, tmp_path):
@@ -132,16 +139,13 @@ def test_real_contract_wording_near_the_signs_is_left_alone():
         assert screen_text(text) == text
 
 
-def _hostile_copy(folder, i: int, title: str, opening: str):
-    """A distinct copy of one contract with an order as the upper-case line after a numbered
-    clause (read as the clause's title) and in the opening lines."""
-    text = (SAMPLES / "northwind_msa_01.txt").read_text()
-    text = text.replace("MASTER SUPPLY AGREEMENT\n", f"MASTER SUPPLY AGREEMENT\n\n{opening}\n", 1)
-    text = text.replace("9.2 Limitation of Liability\n", f"9.2\n{title.upper()}\n", 1)
-    text = text.replace("11.3 Termination for Convenience\n", f"11.3\n{title.upper()}\n", 1)
-    path = folder / f"hostile_title_{i}.txt"
-    path.write_text(text + f"\n\nCopy reference: HT-{i + 1:04d}\n")
-    return path
+def _titled_copy(folder, i: int, title: str, opening: str):
+    """An order as the upper-case line after a numbered clause (read as the clause's title), twice,
+    and in the opening lines."""
+    return _hostile_copy(folder, f"hostile_title_{i}", opening, {
+        "9.2 Limitation of Liability\n": f"9.2\n{title.upper()}\n",
+        "11.3 Termination for Convenience\n": f"11.3\n{title.upper()}\n",
+    })
 
 
 def test_orders_in_section_titles_are_not_stored_nor_served_to_the_next_run(settings, tmp_path):
@@ -150,7 +154,7 @@ def test_orders_in_section_titles_are_not_stored_nor_served_to_the_next_run(sett
     reviewer = _reviewer(settings)
     planted = [(PARAPHRASES[1], PARAPHRASES[14]), (PARAPHRASES[18], PARAPHRASES[12]), (PARAPHRASES[5], PARAPHRASES[25])]
     for i, (title, opening) in enumerate(planted):
-        assert reviewer.review_path(_hostile_copy(tmp_path, i, title, opening), thread_id=f"title-{i}")["outcome"] == "COMPLETED"
+        assert reviewer.review_path(_titled_copy(tmp_path, i, title, opening), thread_id=f"title-{i}")["outcome"] == "COMPLETED"
     facts, procedures, episodes = _stored(settings)
     assert len(episodes) == 3 and facts
     for stored in (*facts, *procedures, *episodes):
