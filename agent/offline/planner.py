@@ -196,8 +196,12 @@ def _cold(tp: TypeProgress, progress: Progress, hint: Hint | None, remembered: l
     if not ranked:  # a section whose assessment failed (rather than rejected it) gets one more try
         ranked = [s for s in rank_candidates(tp) if s in errored - rejected and s not in remembered]
     detector_found = bool((tp.find_result() or {}).get("candidates"))
-    if len(cold_tries) >= (2 if detector_found else 1) or not ranked:
-        if cold_tries and all(c.error for c in cold_tries):
+    # an assessment answered by an error (a slipped argument) is not a look at the section: it is
+    # retried once, as every failing call is, before the clause is given up
+    failed = [c for c in cold_tries if c.error]
+    looked = len(cold_tries) - len(failed)
+    if looked >= (2 if detector_found else 1) or not ranked or len(failed) >= 2:
+        if cold_tries and not looked:
             return GiveUp(f"assess_clause kept failing: {cold_tries[-1].error}")
         return _missing(tp, hint)
     best = ranked[0]

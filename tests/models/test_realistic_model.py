@@ -101,3 +101,15 @@ def test_its_extraction_answers_need_the_normaliser():
     assert data["outcome"] == "failed" and isinstance(data["step_count"], str)  # lower case, a number as text
     assert any(a.count("{") > a.count("}") for a in answers)  # and some answers are cut off
     assert model.seed == SEED
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("seed", "stem"), [(1, "hostile_01"), (2, "kestrel_supply_01")])
+def test_an_assessment_answered_by_an_error_is_retried_not_given_up(settings, seed, stem):
+    """On these runs the stand-in drops `section` from the one assess_clause call of a clause the
+    contract lacks: the error is a slip to retry, not the clause's last chance (the review used to
+    stop PARTIAL with that clause open)."""
+    slipping = settings.model_copy(update={"model": f"realistic:{seed}"})
+    with open_checkpointer(slipping) as saver:
+        report = Reviewer(slipping, saver, use_memory=False).review_path(SAMPLES / f"{stem}.pdf")
+    assert report["outcome"] == "COMPLETED" and len(report["findings"]) == CLAUSE_TYPES, report["incomplete"]
