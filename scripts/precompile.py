@@ -53,9 +53,11 @@ def main() -> int:
     sources = review_sources()
     with ProcessPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
         compiled = sum(pool.map(_compile, sources, chunksize=32))
+    # a file that does not compile (a module for another Python, say) is compiled by nobody:
+    # it costs its importer what it did before, never the install
     print(f"precompiled {compiled} of {len(sources)} modules a review imports "
           f"({time.perf_counter() - start:.1f} s)")
-    return 0 if compiled == len(sources) else 1
+    return 0
 
 
 if __name__ == "__main__":
