@@ -11,7 +11,10 @@ BENCH := $(VENV)/.installed-bench
 # --no-compile: pip would compile every file of every package up front (more than half of the
 # install time, mostly files no command imports); scripts/precompile.py compiles what a review
 # imports instead, which also serves machines where Python may not write __pycache__ itself.
-PIP := $(BIN)/python -m pip install --quiet --no-compile
+# -qq: errors only (setuptools' note on every editable install, the machine's index notices).
+# The editable install keeps setuptools' import finder: a .pth line would put this repository
+# after site-packages, where python-hcl2 (dev extra) installs a top-level `cli` package.
+PIP := $(BIN)/python -m pip install -qq --no-compile
 # The pip a fresh venv comes with (23.x on Python 3.11) resolves these dependencies in about
 # 110 s on an index mirror where pip 25+ takes about 20 s: the venv upgrades its pip first.
 PIP_VERSION := pip>=25.1,<27
@@ -20,7 +23,7 @@ PIP_VERSION := pip>=25.1,<27
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade "$(PIP_VERSION)"
+	$(BIN)/python -m pip install -qq --upgrade "$(PIP_VERSION)"
 
 $(RUNTIME): pyproject.toml | $(BIN)/python
 	$(PIP) -e .
