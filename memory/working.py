@@ -6,8 +6,9 @@ recent other messages verbatim (fewer when they alone would fill more than half 
 and replace the older ones with one summary message written by a small model. A cut that would
 leave a tool result without the assistant message that called it (chat APIs reject such
 histories) moves after that turn, so a turn of many parallel calls is summarised rather than kept
-whole past the limit; before it only when nothing would be left verbatim. Tokens are counted approximately (`count_tokens_approximately`: no
-tokenizer download), so callers leave a safety margin in `max_tokens`.
+whole past the limit; before it only when nothing would be left verbatim. Tokens are counted
+approximately (`count_tokens_approximately`: no tokenizer download), so callers leave a safety
+margin in `max_tokens`.
 """
 
 from __future__ import annotations

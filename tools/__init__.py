@@ -176,23 +176,21 @@ def assess_clause(
     `recorded`); otherwise `recorded` is null and `not_recorded` says why."""
     contract = _contract(state)
     if contract is None:
-        result: dict = _NO_CONTRACT
-    else:
-        result = assess_clause_data(contract, _playbook(state), clause_type, section)
+        return _json(_NO_CONTRACT)
+    playbook = _playbook(state)
+    result = assess_clause_data(contract, playbook, clause_type, section)
     if not record or "error" in result:
         return _json(result)
     refusal = unrecordable(result)
-    if refusal:
-        answer = {**result, "recorded": None, "not_recorded": refusal}
-        return Command(update={"messages": [ToolMessage(_json(answer), tool_call_id=tool_call_id, name="assess_clause")]})
-    finding = build_finding(contract, _playbook(state), clause_type, result["verdict"], result["severity"], None,
-                            section)
-    if "error" in finding:  # cannot happen for a found clause; said plainly if it ever does
-        answer = {**result, "recorded": None, "not_recorded": finding["error"]}
-        return Command(update={"messages": [ToolMessage(_json(answer), tool_call_id=tool_call_id, name="assess_clause")]})
-    # recorded: the finding holds the quote, rationale and recommendation (the report shows them),
-    # so the answer keeps only where it is and what was recorded
-    return _recorded(finding, tool_call_id, "assess_clause", base={"found": True}, offsets=False)
+    if refusal is None:
+        finding = build_finding(contract, playbook, clause_type, result["verdict"], result["severity"], None, section)
+        if "error" not in finding:
+            # the finding holds the quote, rationale and recommendation (the report shows them),
+            # so the answer keeps only where it is and what was recorded
+            return _recorded(finding, tool_call_id, "assess_clause", base={"found": True}, offsets=False)
+        refusal = finding["error"]  # cannot happen for a found clause; said plainly if it ever does
+    answer = {**result, "recorded": None, "not_recorded": refusal}
+    return Command(update={"messages": [ToolMessage(_json(answer), tool_call_id=tool_call_id, name="assess_clause")]})
 
 
 @tool

@@ -279,7 +279,6 @@ def _names(text: str) -> Iterator[PiiEntity]:
         yield from occurrences(text, names)
 
 
-
 @lru_cache(maxsize=4)
 def _presidio_recognizers(phone_regions: tuple[str, ...]) -> list:
     """Presidio's pattern recognizers, set up to run offline (no spaCy model, no downloads)."""
