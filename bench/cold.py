@@ -138,13 +138,7 @@ def sequential(parent_start: float, home: str, contract: str) -> None:
             owner = getattr(owner, holder)
         setattr(owner, attribute, _timed(spans, name, getattr(owner, attribute)))
 
-    def start_inline(cls, settings, path, *, use_memory):  # noqa: ANN001 - Warmup.start's signature
-        warmup = cls(settings, path, use_memory=use_memory)
-        warmup._run()  # in the command's thread: each phase timed alone
-        warmup._thread = _Done()
-        return warmup
-
-    Warmup.start = classmethod(start_inline)
+    Warmup.start = Warmup.inline  # in the command's thread: each phase timed alone
 
     def report(now: float) -> dict[str, Any]:
         phases = {
@@ -172,13 +166,6 @@ def sequential(parent_start: float, home: str, contract: str) -> None:
 
 
 READ_STEP_MS = tuple(f"{name}_ms" for name in READ_STEP)
-
-
-class _Done:
-    """A finished thread's stand-in (the sequential probe's warm-up ran inline)."""
-
-    def join(self) -> None:
-        return None
 
 
 def main() -> None:

@@ -53,8 +53,16 @@ class Warmup:
         warmup._thread.start()
         return warmup
 
+    @classmethod
+    def inline(cls, settings: Settings, path: Path, *, use_memory: bool) -> Warmup:
+        """The same work in the calling thread (what a benchmark times phase by phase)."""
+        warmup = cls(settings, path, use_memory=use_memory)
+        warmup._run()
+        return warmup
+
     def join(self) -> Warmup:
-        self._thread.join()
+        if self._thread.ident is not None:  # started (`inline` ran it in the caller's thread)
+            self._thread.join()
         return self
 
     def _run(self) -> None:
@@ -117,6 +125,9 @@ class Warmup:
         return self.contract
 
     def close(self) -> None:
+        """Close what was not handed over (after the thread ends: it may be opening it)."""
+        if self._thread.is_alive() and self._thread is not threading.current_thread():
+            self._thread.join()
         memory, self.memory = self.memory, None
         if memory is not None:
             memory.close()

@@ -56,13 +56,10 @@ def test_a_review_with_the_warm_up_recalls_what_one_without_it_recalls(tmp_path,
 
     warm = history(tmp_path / "warm")
 
-    def cold(cls, settings, path, *, use_memory):  # noqa: ANN001 - Warmup.start's signature
-        warmup = cls(settings, path, use_memory=False)  # reads the contract, warms nothing
-        warmup._run()
-        warmup._thread = SimpleNamespace(join=lambda: None)
-        return warmup
+    def cold(settings, path, *, use_memory):  # noqa: ANN001 - Warmup.start's signature
+        return Warmup.inline(settings, path, use_memory=False)  # reads the contract, warms nothing
 
-    monkeypatch.setattr(Warmup, "start", classmethod(cold))
+    monkeypatch.setattr(Warmup, "start", cold)
     cold_run = history(tmp_path / "cold")
     assert warm["memory"]["episodes"] and warm["memory"]["episodes"][0]["run_id"] == "first"
     def recalled(report: dict) -> list:  # what the block was built from (the runs' dates aside)
