@@ -20,6 +20,7 @@ from typing import Protocol
 
 import numpy as np
 
+from memory.backends.sqlite.holders import HolderCache
 from memory.backends.sqlite.schema import FTS_TOKENIZER, NAME_SEPARATOR, Database
 from memory.backends.sqlite.vectors import IndexKey, NeedsBuild, VectorIndexes
 from memory.errors import MemoryBackendError
@@ -74,6 +75,7 @@ class HybridIndex:
         self._db = db
         self._spec = spec
         self._vectors = vectors
+        self._known = HolderCache()  # which rows of a namespace hold a word or a name (holders.py)
 
     def search(self, scope: str, key: IndexKey, query: VectorQuery) -> list[tuple[int, float]]:
         """(row id, cosine) of the best results, best first."""
@@ -95,8 +97,10 @@ class HybridIndex:
         vector = vector / norm if norm else vector
         pool = max(50, 10 * query.k)
         query_idents, tentative = query_identifiers(query.text)
+        names_rows = query.mode == "hybrid" or (query.mode == "lexical" and tentative)
+        rare = self._rare_limit(conn, key) if names_rows else None  # the namespace's size, read once
         if tentative and query.mode != "vector":
-            query_idents |= self._rare_names(conn, scope, key, tentative)
+            query_idents |= self._rare_names(conn, scope, key, tentative, rare=rare)
         terms = lexical_terms(query.text)
         rows: dict[int, Candidate] = {}
         if query.mode == "lexical":
@@ -108,8 +112,8 @@ class HybridIndex:
         else:
             rows = self._nearest_live(conn, key, vector, query, pool)
             if query.mode == "hybrid":
-                extra, specific = self._sharing_identifiers(conn, scope, key, query_idents, pool)
-                distinctive = self._distinctive_rows(conn, scope, key, terms)
+                extra, specific = self._sharing_identifiers(conn, scope, key, query_idents, pool, rare=rare)
+                distinctive = self._distinctive_rows(conn, scope, key, terms, rare=rare)
                 rows.update(self._rows(conn, key, [i for i in extra | distinctive if i not in rows], vector, query))
                 for row_id in distinctive & rows.keys():
                     rows[row_id].distinctive = True
@@ -140,19 +144,27 @@ class HybridIndex:
         now = query.now.timestamp()
         for start in range(0, len(ids), 500):
             chunk = list(ids[start:start + 500])
-            rows = conn.execute(
+            rows = [row for row in conn.execute(
                 f"SELECT id, vector, {self._spec.attributes} FROM {self._spec.table} "
-                f"WHERE id IN ({', '.join('?' * len(chunk))}) AND {where}", (*chunk, *params)).fetchall()
-            for row_id, blob, expires, preferred, recency, label in rows:
-                if (expires is not None and expires <= now) or (query.domain is not None and label != query.domain):
-                    continue
-                stored = np.frombuffer(blob, dtype=np.float32)
-                if stored.shape != vector.shape:
-                    raise MemoryBackendError(f"query vector has {vector.size} dimensions but {key.model!r} "
-                                             f"vectors are stored with {stored.size}")
-                found[int(row_id)] = Candidate(key=int(row_id), cosine=float(np.dot(stored, vector)),
-                                               preferred=bool(preferred), recency=float(recency or 0.0))
+                f"WHERE id IN ({', '.join('?' * len(chunk))}) AND {where}", (*chunk, *params))
+                if not ((row[2] is not None and row[2] <= now) or (query.domain is not None and row[5] != query.domain))]
+            if not rows:
+                continue
+            if any(len(row[1]) != vector.nbytes for row in rows):
+                stored = min(len(row[1]) for row in rows if len(row[1]) != vector.nbytes) // 4
+                raise MemoryBackendError(f"query vector has {vector.size} dimensions but {key.model!r} "
+                                         f"vectors are stored with {stored}")
+            # one matrix product for the chunk: per-row numpy calls were most of a search's Python time
+            matrix = np.frombuffer(b"".join(row[1] for row in rows), dtype=np.float32).reshape(len(rows), -1)
+            cosines = np.einsum("ij,j->i", matrix, vector).tolist()
+            for (row_id, _, _, preferred, recency, _), cosine in zip(rows, cosines, strict=True):
+                found[int(row_id)] = Candidate(key=int(row_id), cosine=cosine, preferred=bool(preferred),
+                                               recency=float(recency or 0.0))
         return found
+
+    def _rare_limit(self, conn: sqlite3.Connection, key: IndexKey) -> int:
+        """How many rows of the namespace may hold a word or name that counts as rare (read once a search)."""
+        return rare_name_limit(self._vectors.size(conn, key))
 
     @staticmethod
     def _quoted(tokens: Sequence[str]) -> str:
@@ -179,7 +191,7 @@ class HybridIndex:
         return [(int(r[0]), float(r[1])) for r in rows]
 
     def _sharing_identifiers(self, conn: sqlite3.Connection, scope: str, key: IndexKey, idents: set[str],
-                             limit: int) -> tuple[set[int], set[str]]:
+                             limit: int, *, rare: int | None = None) -> tuple[set[int], set[str]]:
         """Rows sharing the query's identifiers, and which of the identifiers are specific: held
         by at most `rare_name_limit` rows of the namespace, all of them found.
 
@@ -190,20 +202,25 @@ class HybridIndex:
         or the vectors, would not rank above it, and it was most of the rows a search read and
         scored (160 of 236 at 100k)."""
         names = self._spec.names
-        rare = rare_name_limit(self._vectors.size(conn, key))
+        rare = rare if rare is not None else self._rare_limit(conn, key)
         rows: set[int] = set()
         specific: set[str] = set()
         held: list[str] = []
         common: list[str] = []
+        known = self._known.view(conn, scope)
+
+        def lookup(key: tuple[str, str], most: int) -> list[int]:
+            return self._holders(conn, names, scope, [key[1]], most + 1)
+
         for ident in sorted(idents)[:8]:
-            found = self._holders(conn, names, scope, [ident], max(limit, rare) + 1)
-            if found:
+            found = known.holders(("ident", ident), max(limit, rare), lookup)  # None: more than that
+            if found is None or found:
                 held.append(ident)
-            if len(found) <= limit:
+            if found is not None and len(found) <= limit:
                 rows.update(found)
             else:
                 common.append(ident)
-            if 0 < len(found) <= rare:
+            if found and len(found) <= rare:
                 specific.add(ident)
         if len(held) > 1 and self._holders(conn, names, scope, held, limit, newest=True, into=rows):
             return rows, specific
@@ -223,34 +240,37 @@ class HybridIndex:
             into.update(found)
         return found
 
-    def _rare_names(self, conn: sqlite3.Connection, scope: str, key: IndexKey, names: set[str]) -> set[str]:
+    def _rare_names(self, conn: sqlite3.Connection, scope: str, key: IndexKey, names: set[str], *,
+                    rare: int | None = None) -> set[str]:
         """The tentative names (sentence-initial capitalised words) that identify something here:
         held as an identifier by few rows of the namespace (`memory.retrieval.rare_name_limit`)."""
         table = self._spec.names
-        limit = rare_name_limit(self._vectors.size(conn, key))
-        kept = set()
-        for name in sorted(names):
-            held = conn.execute(f"SELECT count(*) FROM (SELECT 1 FROM {table} WHERE {table} MATCH ? LIMIT ?)",
-                                (_name_match(scope, [name]), limit + 1)).fetchone()[0]
-            if 0 < held <= limit:
-                kept.add(name)
-        return kept
+        limit = rare if rare is not None else self._rare_limit(conn, key)
+        known = self._known.view(conn, scope)
 
-    def _distinctive_rows(self, conn: sqlite3.Connection, scope: str, key: IndexKey, terms: list[str]) -> set[int]:
+        def lookup(key: tuple[str, str], most: int) -> list[int]:
+            return self._holders(conn, table, scope, [key[1]], most + 1)
+
+        return {name for name in names if known.holders(("name", name), limit, lookup)}  # held, by few
+
+    def _distinctive_rows(self, conn: sqlite3.Connection, scope: str, key: IndexKey, terms: list[str], *,
+                          rare: int | None = None) -> set[int]:
         """Every row holding a distinctive query word: one held by few rows of the namespace
         (`memory.retrieval.distinctive_words`). These are what a BM25 ranking of the whole
         namespace puts first (a rare word weighs most), found without ranking the namespace."""
         fts = self._spec.fts
-        limit = rare_name_limit(self._vectors.size(conn, key))
-        rows: set[int] = set()
-        for term in sorted(content_words(terms), key=len, reverse=True)[:MAX_RARE_TERMS]:
+        limit = rare if rare is not None else self._rare_limit(conn, key)
+        known = self._known.view(conn, scope)
+
+        def lookup(key: tuple[str, str], most: int) -> list[int]:
             # in index order: all of a rare word's rows are taken, so no order is needed, and
             # FTS5 reads a long doclist backwards at several times the cost
-            found = [r[0] for r in conn.execute(
-                f"SELECT rowid FROM {fts} WHERE {fts} MATCH ? LIMIT ?",
-                (f'scope : "{scope}" AND body : "{term}"', limit + 1))]
-            if len(found) <= limit:
-                rows.update(found)
+            return [r[0] for r in conn.execute(f"SELECT rowid FROM {fts} WHERE {fts} MATCH ? LIMIT ?",
+                                               (f'scope : "{scope}" AND body : "{key[1]}"', most + 1))]
+
+        rows: set[int] = set()
+        for term in sorted(content_words(terms), key=len, reverse=True)[:MAX_RARE_TERMS]:
+            rows.update(known.holders(("word", term), limit, lookup) or ())
         return rows
 
     def _score_lexically(self, conn: sqlite3.Connection, rows: dict[int, Candidate], terms: list[str],
@@ -270,8 +290,10 @@ class HybridIndex:
             ids = list(rows)
             for start in range(0, len(ids), 500):
                 chunk = ids[start:start + 500]
-                conn.execute(f"INSERT INTO temp.lexical_pool (rowid, body, idents) SELECT rowid, body, idents "
-                             f"FROM main.{fts} WHERE rowid IN ({', '.join('?' * len(chunk))})", chunk)
+                # straight from the FTS table's content table (`<fts>_content`, columns c0-c2 =
+                # scope, body, idents): through the FTS table a lookup by rowid costs twice as much
+                conn.execute(f"INSERT INTO temp.lexical_pool (rowid, body, idents) SELECT id, c1, c2 "
+                             f"FROM main.{fts}_content WHERE id IN ({', '.join('?' * len(chunk))})", chunk)
             weights = ", ".join(str(w) for w in LEXICAL_WEIGHTS[1:])
             scored = conn.execute(f"SELECT rowid, -bm25(lexical_pool, {weights}), idents FROM temp.lexical_pool "
                                   "WHERE lexical_pool MATCH ?", (match,)).fetchall()
