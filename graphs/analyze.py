@@ -32,8 +32,8 @@ from graphs.context import ReviewContext, RunScope, run_scope
 from graphs.state import AnalyzeOutput, ReviewState, add_usage, call_usage
 from memory.records import Outcome
 from memory.working import compress
-from tools import TOOLS, tool_error_message
 from tools.playbook import Playbook, load_playbook
+from tools.toolset import TOOLS, tool_error_message
 
 NUDGE_PREFIX = "Continue the review with the tools."
 

@@ -17,8 +17,8 @@ import unicodedata
 from collections.abc import Sequence
 from datetime import datetime
 from functools import lru_cache
+from typing import Any
 
-import snowballstemmer
 from langchain_core.embeddings import Embeddings
 
 from memory.embeddings import model_name_of
@@ -38,7 +38,10 @@ _TOKEN = re.compile(r"\d+(?:\.\d+)*|[a-z]+")
 
 
 @lru_cache(maxsize=1)
-def _stemmer() -> snowballstemmer.stemmer:
+def _stemmer() -> Any:
+    """English Snowball stemmer (imported on first use: the package loads every language's)."""
+    import snowballstemmer
+
     return snowballstemmer.stemmer("english")
 
 

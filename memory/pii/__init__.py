@@ -33,7 +33,6 @@ from memory.pii.base import (  # noqa: F401  (the vocabulary, re-exported)
     split_for_limit,
     truncate,
 )
-from memory.pii.persons import occurrences
 from memory.records import RunArtifacts
 
 if TYPE_CHECKING:
@@ -80,6 +79,8 @@ def scrub_artifacts(artifacts: RunArtifacts, scrubber: Scrubber | None = None, *
     `names` are people the run's input names (found there with the context a single field lacks:
     "Marisol Etxeberria, an individual"): each is scrubbed from every field too, also its surname
     alone and its spellings in identifiers ("marisol_etxeberria")."""
+    from memory.pii.persons import occurrences  # the write path's: its patterns compile on import
+
     scrubber = scrubber or default_scrubber()
     known = sorted({n for n in names if n.strip()})
 

@@ -1,0 +1,276 @@
+"""The contract tools the reviewer model calls (`TOOLS`), as LangChain tools over `tools.operations`.
+
+The contract reaches each tool through LangGraph's `InjectedState` (`state["contract"]`, a
+`Contract.model_dump()`); the model never sees or passes it. The playbook is the default one
+(tools/playbook.yaml) unless the state carries `state["playbook"]` (a `Playbook.model_dump()`).
+Every tool answers with a JSON string; `record_finding` answers with a `Command` that appends
+the finding to `state["findings"]` and replies with a ToolMessage.
+
+Argument schemas are typed so that small models follow them: verdict and severity are `Literal`
+enums of the tool constants, clause types an enum of the default playbook's (and, for
+`find_clauses`, the detectors') types, optional arguments plain strings (never `anyOf`, which
+some providers, Ollama among them, flatten to `{}`). Values are normalised before validation
+("Deviation", " HIGH ", "liability cap" are accepted). A call that does not validate is answered
+by `tool_error_message`: what was wrong and the call to make instead, so one retry fixes it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from typing import Annotated, Any, Literal
+
+from langchain_core.messages import ToolMessage
+from langchain_core.tools import InjectedToolCallId, tool
+from langgraph.prebuilt import InjectedState
+from langgraph.prebuilt.tool_node import ToolInvocationError
+from langgraph.types import Command
+from pydantic import BeforeValidator, WithJsonSchema
+
+from tools.contract import Contract, load_contract, parse_contract
+from tools.detection.review import SEVERITIES, VERDICTS, detect_all, locate_quote
+from tools.detection.rules import DETECTORS
+from tools.operations import (
+    assess_clause_data,
+    build_finding,
+    find_clauses_data,
+    list_sections_data,
+    read_section_data,
+    search_contract_data,
+    unrecordable,
+)
+from tools.playbook import Playbook, load_playbook
+
+__all__ = [
+    "TOOLS",
+    "Contract",
+    "assess_clause",
+    "detect_all",
+    "find_clauses",
+    "list_sections",
+    "load_contract",
+    "locate_quote",
+    "parse_contract",
+    "read_section",
+    "record_finding",
+    "search_contract",
+    "tool_error_message",
+]
+
+
+@lru_cache(maxsize=1)
+def _default_playbook() -> Playbook:
+    return load_playbook()
+
+
+def _contract(state: dict[str, Any]) -> Contract | None:
+    raw = (state or {}).get("contract")
+    if not raw:
+        return None
+    return raw if isinstance(raw, Contract) else Contract.model_validate(raw)
+
+
+def _playbook(state: dict[str, Any]) -> Playbook:
+    raw = (state or {}).get("playbook")
+    if raw:
+        return raw if isinstance(raw, Playbook) else Playbook.model_validate(raw)
+    return _default_playbook()
+
+
+_NO_CONTRACT = {"error": "no contract is loaded in this run"}
+
+
+def _enum_value(value: Any) -> Any:
+    """'Deviation', ' HIGH ', 'liability cap', 'Liability-Cap' -> the canonical lower_snake spelling."""
+    if isinstance(value, str):
+        return re.sub(r"[\s\-]+", "_", value.strip()).lower()
+    return value
+
+
+def _optional_text(value: Any) -> Any:
+    """An empty or whitespace-only optional argument counts as not given."""
+    if isinstance(value, str) and not value.strip():
+        return None
+    return value
+
+
+def _optional(description: str) -> Any:
+    """An optional string argument whose schema is a plain string (no anyOf with null)."""
+    return Annotated[str | None, BeforeValidator(_optional_text), WithJsonSchema({"type": "string", "description": description})]
+
+
+def _clause_type(names: list[str], description: str) -> Any:
+    """A clause type: an enum for the model to follow, checked against the run's playbook by the tool
+    (a run may carry its own playbook), so the validator only normalises the spelling."""
+    return Annotated[str, BeforeValidator(_enum_value),
+                     WithJsonSchema({"type": "string", "enum": names, "description": description})]
+
+
+PLAYBOOK_CLAUSE_TYPES = list(_default_playbook().clause_types)
+DETECTABLE_CLAUSE_TYPES = PLAYBOOK_CLAUSE_TYPES + sorted(set(DETECTORS) - set(PLAYBOOK_CLAUSE_TYPES))
+ClauseType = _clause_type(PLAYBOOK_CLAUSE_TYPES, "a clause type of the playbook")
+DetectableClauseType = _clause_type(DETECTABLE_CLAUSE_TYPES, "a clause type of the playbook (or another detectable type)")
+Verdict = Annotated[Literal[VERDICTS], BeforeValidator(_enum_value)]
+Severity = Annotated[Literal[SEVERITIES], BeforeValidator(_enum_value)]
+SectionId = Annotated[str, WithJsonSchema({"type": "string", "description": 'a section id from list_sections, e.g. "9.2"'})]
+RECORD_HELP = ("true: also record the proposed finding when the clause is found here and the answer names no "
+               "other section to assess (saves the record_finding call)")
+
+
+def _json(data: dict) -> str:
+    return json.dumps(data, ensure_ascii=False)
+
+
+@tool
+def list_sections(state: Annotated[dict, InjectedState]) -> str:
+    """List the contract's sections (id, title, character offsets) and who the parties are (the
+    buyer, whom we review for, and the supplier). Call this first to see how the contract is
+    organised; section ids are what the other tools take."""
+    contract = _contract(state)
+    return _json(list_sections_data(contract) if contract else _NO_CONTRACT)
+
+
+@tool
+def read_section(section: SectionId, state: Annotated[dict, InjectedState]) -> str:
+    """Read one section's full text by its id (e.g. "9.2", "7", "h3", "preamble").
+    A numbered section includes its sub-sections."""
+    contract = _contract(state)
+    return _json(read_section_data(contract, section) if contract else _NO_CONTRACT)
+
+
+@tool
+def search_contract(query: str, state: Annotated[dict, InjectedState], k: int = 5) -> str:
+    """Keyword (BM25) search over the sections, e.g. "limitation of liability" or
+    "terminate for convenience notice". Returns the k best sections with a snippet."""
+    contract = _contract(state)
+    return _json(search_contract_data(contract, query, k) if contract else _NO_CONTRACT)
+
+
+@tool
+def find_clauses(clause_type: DetectableClauseType, state: Annotated[dict, InjectedState]) -> str:
+    """Find the sentences that carry a clause type of the playbook (e.g. "liability_cap",
+    "governing_law"), best first, each with its section, verbatim quote and offsets.
+    An empty candidate list means the contract probably lacks that clause."""
+    contract = _contract(state)
+    return _json(find_clauses_data(contract, _playbook(state), clause_type) if contract else _NO_CONTRACT)
+
+
+@tool
+def assess_clause(
+    clause_type: ClauseType,
+    section: SectionId,
+    state: Annotated[dict, InjectedState],
+    tool_call_id: Annotated[str, InjectedToolCallId],
+    record: Annotated[bool, WithJsonSchema({"type": "boolean", "description": RECORD_HELP})] = False,
+) -> str | Command:
+    """Assess a clause type in one section against the buyer's playbook: extracts the value
+    (cap multiple, notice days, jurisdiction, who indemnifies whom ...), whom the clause binds and
+    protects, and proposes a verdict (standard | fallback | deviation), severity, a rationale and
+    a recommendation written for this contract, with the quote it read and its citation. The
+    answer checks the whole contract: `other_side` (this sentence is the other party's) or
+    `elsewhere` (the contract's main reading of the clause, or a worse burden on the buyer, is
+    in another section) names the section to assess before recording. With record=true the
+    proposed finding is recorded in the same call when the clause is found here and nothing
+    names another section (no record_finding needed; the answer is then short: `found` and
+    `recorded`); otherwise `recorded` is null and `not_recorded` says why."""
+    contract = _contract(state)
+    if contract is None:
+        return _json(_NO_CONTRACT)
+    playbook = _playbook(state)
+    result = assess_clause_data(contract, playbook, clause_type, section)
+    if not record or "error" in result:
+        return _json(result)
+    refusal = unrecordable(result)
+    if refusal is None:
+        finding = build_finding(contract, playbook, clause_type, result["verdict"], result["severity"], None, section)
+        if "error" not in finding:
+            # the finding holds the quote, rationale and recommendation (the report shows them),
+            # so the answer keeps only where it is and what was recorded
+            return _recorded(finding, tool_call_id, "assess_clause", base={"found": True}, offsets=False)
+        refusal = finding["error"]  # cannot happen for a found clause; said plainly if it ever does
+    answer = {**result, "recorded": None, "not_recorded": refusal}
+    return Command(update={"messages": [ToolMessage(_json(answer), tool_call_id=tool_call_id, name="assess_clause")]})
+
+
+@tool
+def record_finding(
+    clause_type: ClauseType,
+    verdict: Verdict,
+    severity: Severity,
+    state: Annotated[dict, InjectedState],
+    tool_call_id: Annotated[str, InjectedToolCallId],
+    section: _optional("the section holding the clause (omit for a missing or not_applicable clause)") = "",
+    quote: _optional("a verbatim quote; omit it to record the one assess_clause gives for the section") = "",
+    recommendation: _optional("omit it to record the one assess_clause wrote for this contract") = "",
+    rationale: _optional("why the verdict; omit it to record the one assess_clause wrote") = "",
+) -> Command:
+    """Record the final finding for one clause type. verdict is standard | fallback |
+    deviation | missing | not_applicable; severity is high | medium | low | none. For a clause
+    that is present, give the section; omit the quote to record the one assess_clause gives for
+    that section, or pass a verbatim quote (from read_section, find_clauses or assess_clause).
+    Omit the recommendation and rationale to record the ones assess_clause wrote for this
+    contract (what it says now, the change to ask for, why the verdict); pass your own when your
+    verdict differs. For "missing" or "not_applicable" (find_clauses' if_missing says which)
+    leave section and quote empty. Recording a clause type again replaces it."""
+    contract = _contract(state)
+    if contract is None:
+        result: dict = _NO_CONTRACT
+    else:
+        result = build_finding(contract, _playbook(state), clause_type, verdict, severity, recommendation, section, quote,
+                               rationale)
+    if "error" in result:
+        message = ToolMessage(_json(result), tool_call_id=tool_call_id, name="record_finding", status="error")
+        return Command(update={"messages": [message]})
+    return _recorded(result, tool_call_id, "record_finding")
+
+
+def _recorded(finding: dict, tool_call_id: str, name: str, base: dict | None = None, *, offsets: bool = True) -> Command:
+    """The Command that appends `finding` to the run's findings and answers the call. The caller
+    wrote the quote and recommendation itself, or took them by reference from what assess_clause
+    showed: the answer echoes only what it may not know (the section heading and, for a quote it
+    passed, the true `offsets`), next to `base`, so the context does not grow with copies."""
+    keys = ("clause_type", "section", "section_title", "verdict", "severity") + (("start", "end") if offsets else ())
+    echo = {k: finding.get(k) for k in keys}
+    if finding.get("verdict") == "not_applicable":
+        echo["rationale"] = finding.get("rationale")
+    message = ToolMessage(_json({**(base or {}), "recorded": echo}), tool_call_id=tool_call_id, name=name)
+    kept = {k: v for k, v in finding.items() if k != "section_title"}
+    return Command(update={"findings": [kept], "messages": [message]})
+
+
+TOOLS = [list_sections, read_section, search_contract, find_clauses, assess_clause, record_finding]
+_BY_NAME = {t.name: t for t in TOOLS}
+_LONG_ENUM = 8  # enums longer than this are spelled out only when that argument was wrong
+
+
+def _argument_help(name: str, spec: dict[str, Any], required: bool, wrong: bool) -> str:
+    enum = spec.get("enum")
+    if enum and (wrong or len(enum) <= _LONG_ENUM):
+        kind = " | ".join(str(v) for v in enum)
+    elif enum:
+        kind = f"one of {len(enum)} names"
+    else:
+        kind = str(spec.get("type", "value"))
+    return f"{name}: {kind}" + ("" if required else " (optional)")
+
+
+def tool_error_message(error: ToolInvocationError) -> str:
+    """The answer to a call whose arguments do not validate: what was wrong, and the one call
+    that fixes it (every argument with its type or allowed values). For ToolNode's
+    `handle_tool_errors`; other exceptions are not handled (they are bugs, not model slips)."""
+    tool_ = _BY_NAME.get(error.tool_name)
+    problems = [f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg', 'invalid')}"
+                for e in (error.filtered_errors or [])] or [str(error.source)]
+    wrong = {str(e.get("loc", ("",))[0]) for e in (error.filtered_errors or []) if e.get("loc")}
+    answer: dict[str, Any] = {"error": f"{error.tool_name} was called with invalid arguments: {'; '.join(problems)}"}
+    if tool_ is not None:
+        schema = tool_.tool_call_schema.model_json_schema()
+        required = set(schema.get("required", []))
+        arguments = [_argument_help(name, spec, name in required, name in wrong)
+                     for name, spec in schema.get("properties", {}).items()]
+        answer["fix"] = f"call {error.tool_name} again with " + "; ".join(arguments)
+        if "clause_type" in wrong:
+            answer["fix"] += " (clause_type exactly as written, e.g. liability_cap)"
+    answer["you_sent"] = error.tool_kwargs
+    return _json(answer)
