@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import random
+import shutil
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -66,8 +67,11 @@ def other_factor(own: int) -> int:
 
 def grow(home: Path, own: int, facts: int, *, capacity: int, log=print) -> dict[str, Any]:
     """Bring the memory file in `home` to `own` own episodes (+ `other_factor(own)` x for other
-    tenants) and `facts` own facts (+ the same factor). Reuses what an earlier call stored."""
+    tenants) and `facts` own facts (+ the same factor), with the bulk loader (`bench.bulk_load`).
+    Reuses what an earlier call stored."""
+    from bench.bulk_load import BulkWriter
     from memory.backends.sqlite import SqliteMemory
+    from memory.backends.sqlite.search import as_blob
     from memory.embeddings import load_embeddings, model_name_of
 
     settings = _settings(home)
@@ -75,10 +79,11 @@ def grow(home: Path, own: int, facts: int, *, capacity: int, log=print) -> dict[
     state = FillState(home)
     anchor = state.data.get("anchor")
     fresh = (anchor is None or state.data.get("capacity") != capacity or state.data.get("own", 0) > own
-             or datetime.now(UTC) - datetime.fromisoformat(anchor) > timedelta(days=5))
-    if fresh:  # an old cache would hold expired episodes: start over
-        for name in ("memory.sqlite", "memory.sqlite-wal", "memory.sqlite-shm", "fill.json"):
+             or state.data.get("loading") or datetime.now(UTC) - datetime.fromisoformat(anchor) > timedelta(days=5))
+    if fresh:  # an old cache would hold expired episodes, a load cut short a broken file: start over
+        for name in ("memory.sqlite", "memory.sqlite-wal", "memory.sqlite-shm", "memory.sqlite-journal", "fill.json"):
             (home / name).unlink(missing_ok=True)
+        shutil.rmtree(home / "memory.sqlite.vectors", ignore_errors=True)
         state = FillState(home)
         state.data = {"anchor": datetime.now(UTC).isoformat(), "capacity": capacity, "own": 0, "facts": 0}
         state.save()
@@ -86,44 +91,54 @@ def grow(home: Path, own: int, facts: int, *, capacity: int, log=print) -> dict[
     embeddings = load_embeddings(settings.embeddings)
     own_ns = Namespace(tenant=settings.tenant, agent=settings.agent)
     others = [Namespace(tenant=f"other-{t:02d}", agent=settings.agent) for t in range(1, OTHER_TENANTS + 1)]
+    have, have_facts, factor = state.data["own"], state.data["facts"], other_factor(own)
     start = time.perf_counter()
     phases: dict[str, float] = {}
-    with SqliteMemory(settings.sqlite_path) as memory:
-        with memory.db.write() as conn:  # bulk load: a large page cache keeps index inserts in memory
-            conn.execute("PRAGMA cache_size = -262144")
-        have = state.data["own"]
+    if own <= have and facts <= have_facts:
+        return _filled(home, own, facts, 0.0, phases, log)
+    with SqliteMemory(settings.sqlite_path):
+        pass  # the backend makes (or migrates) the schema; the loader only adds rows
+    state.data["loading"] = True
+    state.save()
+    with BulkWriter(settings.sqlite_path) as writer:
         if own > have:
             tick = time.perf_counter()
-            pool = insert_episodes(memory, own_ns, 0, have, own, embeddings, timeline)
+            pool = insert_episodes(writer, own_ns, 0, have, own, embeddings, timeline,
+                                   keep=own * factor // OTHER_TENANTS)
             phases["own_episodes_s"] = round(time.perf_counter() - tick, 1)
             tick = time.perf_counter()
             if len(pool) < 1000:  # small growth steps: a pool of fresh vectors
-                pool = np.asarray(embeddings.embed_documents(
-                    [episode_spec(i, 99).summary() for i in range(2000)]), dtype=np.float32)
-            factor = other_factor(own)
+                pool = [as_blob(v) for v in embeddings.embed_documents(
+                    [episode_spec(i, 99).summary() for i in range(2000)])]
             for t, ns in enumerate(others, start=1):
-                insert_other_episodes(memory, ns, t, have * factor // OTHER_TENANTS, own * factor // OTHER_TENANTS,
+                insert_other_episodes(writer, ns, t, have * factor // OTHER_TENANTS, own * factor // OTHER_TENANTS,
                                       model_name_of(embeddings),
                                       Timeline(timeline.anchor, max(1, capacity * factor // OTHER_TENANTS)), pool)
             phases["other_episodes_s"] = round(time.perf_counter() - tick, 1)
-            state.data["own"] = own
-            state.save()
-        if facts > state.data["facts"]:
+        if facts > have_facts:
             tick = time.perf_counter()
-            insert_facts(memory, own_ns, 0, facts, embeddings, settings.domain)
-            pool = np.asarray(embeddings.embed_documents([f"fact pool {i}" for i in range(1000)]), dtype=np.float32)
+            insert_facts(writer, own_ns, 0, facts, embeddings, settings.domain)
+            fact_pool = np.asarray(embeddings.embed_documents([f"fact pool {i}" for i in range(1000)]),
+                                   dtype=np.float32)
             for t, ns in enumerate(others, start=1):
-                insert_facts(memory, ns, t, facts * other_factor(own) // OTHER_TENANTS, embeddings, settings.domain,
-                             vector_pool=pool)
-            add_procedures(memory, own_ns, settings.task_type)
+                insert_facts(writer, ns, t, facts * factor // OTHER_TENANTS, embeddings, settings.domain,
+                             vector_pool=fact_pool)
             phases["facts_s"] = round(time.perf_counter() - tick, 1)
-            state.data["facts"] = facts
-            state.save()
-    seconds = time.perf_counter() - start
+        phases.update({f"{step}_s": round(seconds, 1) for step, seconds in writer.timings.items()})
+    if facts > have_facts:
+        with SqliteMemory(settings.sqlite_path) as memory:
+            add_procedures(memory, own_ns, settings.task_type)  # through the store: a few rows
+    state.data.update(own=max(own, have), facts=max(facts, have_facts), loading=False)
+    state.save()
+    return _filled(home, own, facts, time.perf_counter() - start, phases, log)
+
+
+def _filled(home: Path, own: int, facts: int, seconds: float, phases: dict[str, float], log) -> dict[str, Any]:
     size = (home / "memory.sqlite").stat().st_size + sum(
         p.stat().st_size for p in home.glob("memory.sqlite-*") if p.exists())
     log(f"  memory file: {own} own episodes, {facts} own facts, "
-        f"{own * other_factor(own)} + {facts * other_factor(own)} other-tenant rows; filled in {seconds:.1f} s {phases}")
+        f"{own * other_factor(own)} + {facts * other_factor(own)} other-tenant rows; "
+        f"{f'built in {seconds:.1f} s {phases}' if seconds else 'reused'}; {size / 2**20:,.0f} MB")
     return {"fill_seconds": round(seconds, 2), "fill_phases": phases, "file_mb": round(size / 2**20, 1)}
 
 

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 
 import numpy as np
@@ -101,43 +102,81 @@ def _line_identifiers(line: str) -> frozenset[str]:
     return frozenset(identifiers(line))
 
 
+_REF = re.compile(r"\bSC-\d{8}\b")  # contract_ref's shape
+_REF_STAND_IN = "SC-00000000"
+
+
+def _summary_identifiers(summary: str) -> frozenset[str]:
+    """A task summary's identifiers: the summary with its contract reference replaced is one of a
+    few thousand (cached), and the reference, a code standing alone, is one identifier of its own."""
+    refs = _REF.findall(summary)
+    if len(refs) != 1:
+        return _line_identifiers(summary)
+    from memory.retrieval import identifiers
+
+    rest = _line_identifiers(summary.replace(refs[0], _REF_STAND_IN)) - _line_identifiers(_REF_STAND_IN)
+    return rest | identifiers(refs[0])
+
+
 def episode_identifiers(episode: Episode) -> str:
     """The `idents` column `index_text` writes for an episode's embedding text, computed line by
     line (each line starts a sentence, so the union equals `identifiers(text)`; a test checks it)
-    with the finite set of finding lines cached."""
-    found = set(_line_identifiers(episode.task_summary))
+    with the finite set of finding lines and summary shapes cached."""
+    found = set(_summary_identifiers(episode.task_summary))
     for line in episode.key_findings:
         found |= _line_identifiers(line)
     return " ".join(sorted(found))
 
 
-def insert_episodes(memory, ns: Namespace, tenant_index: int, start: int, stop: int, embeddings, timeline: Timeline,
-                    batch: int = 10_000) -> np.ndarray:
-    """Bulk-insert episodes [start, stop) of one namespace with real embeddings (the own tenant),
-    one transaction per batch; returns the vectors it embedded."""
-    from memory.backends.sqlite.schema import scope_token
-    from memory.backends.sqlite.search import as_blob, index_rows
+_INSERT_EPISODES = ("INSERT INTO episodes (id, tenant, agent, run_id, task_type, outcome, created_at, expires_at, "
+                    "model, vector, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+CHECK_EVERY = 997  # the loader recomputes this share of identifier strings the slow way and compares
+
+
+def own_episode_rows(tenant_index: int, lo: int, hi: int, embeddings, timeline: Timeline) -> tuple[list, list, list]:
+    """Episodes [lo, hi) of a tenant as (episodes-table values after id, tenant and agent; embedding
+    texts; identifier strings), with real embeddings of each text (a worker's batch)."""
+    from memory.backends.sqlite.search import as_blob
     from memory.embeddings import model_name_of
+    from memory.retrieval import identifiers
 
     model = model_name_of(embeddings)
+    episodes = list(_episodes(tenant_index, lo, hi, model, timeline))
+    texts = [e.embedding_text() for e in episodes]
+    vectors = np.asarray(embeddings.embed_documents(texts), dtype=np.float32)
+    values = [(e.run_id, e.task_type, e.outcome.value, e.created_at.timestamp(), e.expires_at.timestamp(), model,
+               as_blob(v), e.model_dump_json()) for e, v in zip(episodes, vectors, strict=True)]
+    idents = [episode_identifiers(e) for e in episodes]
+    for n in range(-lo % CHECK_EVERY, len(texts), CHECK_EVERY):
+        if idents[n] != " ".join(sorted(identifiers(texts[n]))):
+            raise RuntimeError(f"bulk loader: identifiers of {episodes[n].run_id} differ from index_text's")
+    return values, texts, idents
+
+
+def insert_episodes(writer, ns: Namespace, tenant_index: int, start: int, stop: int, embeddings, timeline: Timeline,
+                    *, keep: int = 0, batch: int = 10_000) -> list[bytes]:
+    """Bulk-insert episodes [start, stop) of one namespace with real embeddings (the own tenant),
+    one transaction per batch, generated and embedded in worker processes (`bulk_load.in_workers`);
+    returns the first `keep` vector blobs (other tenants reuse them)."""
+    from bench.bulk_load import in_workers
+    from memory.backends.sqlite.schema import scope_token
+    from memory.backends.sqlite.search import index_rows
+
     scope = scope_token("episodes", ns.tenant, ns.agent)
-    embedded = []
-    for lo in range(start, stop, batch):
-        episodes = list(_episodes(tenant_index, lo, min(stop, lo + batch), model, timeline))
-        texts = [e.embedding_text() for e in episodes]
-        vectors = np.asarray(embeddings.embed_documents(texts), dtype=np.float32)
-        embedded.append(vectors)
-        with memory.db.write() as conn:
-            next_id = (conn.execute("SELECT max(id) FROM episodes").fetchone()[0] or 0) + 1
-            rows = [(next_id + n, ns.tenant, ns.agent, e.run_id, e.task_type, e.outcome.value, e.created_at.timestamp(),
-                     e.expires_at.timestamp(), model, as_blob(v), e.model_dump_json())
-                    for n, (e, v) in enumerate(zip(episodes, vectors, strict=True))]
-            conn.executemany(
-                "INSERT INTO episodes (id, tenant, agent, run_id, task_type, outcome, created_at, expires_at, model, "
-                "vector, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
-            index_rows(conn, "episodes", [(next_id + n, scope, text, episode_identifiers(e))
-                                          for n, (e, text) in enumerate(zip(episodes, texts, strict=True))])
-    return np.concatenate(embedded) if embedded else np.zeros((0, 0), dtype=np.float32)
+    kept: list[bytes] = []
+    produce = partial(own_episode_rows, tenant_index, embeddings=embeddings, timeline=timeline)
+    for values, texts, idents in in_workers(produce, start, stop, batch):
+        if len(kept) < keep:
+            kept += [row[6] for row in values[:keep - len(kept)]]
+        with writer.write() as conn:
+            next_id = writer.next_id("episodes")
+            with writer.timed("episode rows"):
+                conn.executemany(_INSERT_EPISODES, [(next_id + n, ns.tenant, ns.agent, *row)
+                                                    for n, row in enumerate(values)])
+            with writer.timed("episode text index"):
+                index_rows(conn, "episodes", [(next_id + n, scope, text, ident)
+                                              for n, (text, ident) in enumerate(zip(texts, idents, strict=True))])
+    return kept
 
 
 _POOLS: dict[tuple, tuple[list[str], list[str], list[str]]] = {}
@@ -158,24 +197,23 @@ def _other_pool(tenant_index: int, model: str, size: int, anchor: datetime) -> t
     return _POOLS[key]
 
 
-def insert_other_episodes(memory, ns: Namespace, tenant_index: int, start: int, stop: int, model: str,
-                          timeline: Timeline, vector_pool: np.ndarray, pool_size: int = 2_000,
+def insert_other_episodes(writer, ns: Namespace, tenant_index: int, start: int, stop: int, model: str,
+                          timeline: Timeline, vector_pool: list[bytes], pool_size: int = 2_000,
                           batch: int = 50_000) -> None:
     """Other tenants' episodes, fast: texts cycle through a pool of `pool_size` generated ones
-    (their identifiers computed once by the backend's `identifiers`), vectors through `vector_pool`,
-    rows written with executemany and explicit row ids. They load the shared tables and the
-    full-text index exactly as real rows of another tenant do."""
+    (their identifiers computed once by the backend's `identifiers`), vectors through `vector_pool`
+    (unit-length blobs), rows written with executemany and explicit row ids. They load the shared
+    tables and the full-text index exactly as real rows of another tenant do."""
     from memory.backends.sqlite.schema import scope_token
-    from memory.backends.sqlite.search import as_blob, index_rows
+    from memory.backends.sqlite.search import index_rows
 
     scope = scope_token("episodes", ns.tenant, ns.agent)
     texts, idents, templates = _other_pool(tenant_index, model, pool_size, timeline.anchor)
-    blobs = [as_blob(v) for v in vector_pool]
     ttl = timedelta(days=90).total_seconds()
     for lo in range(start, stop, batch):
         hi = min(stop, lo + batch)
-        with memory.db.write() as conn:
-            next_id = (conn.execute("SELECT max(id) FROM episodes").fetchone()[0] or 0) + 1
+        with writer.write() as conn:
+            next_id = writer.next_id("episodes")
             rows, fts = [], []
             for offset, i in enumerate(range(lo, hi)):
                 p = i % len(texts)
@@ -187,12 +225,12 @@ def insert_other_episodes(memory, ns: Namespace, tenant_index: int, start: int, 
                 row_id = next_id + offset
                 rows.append((row_id, ns.tenant, ns.agent, run_id, "supplier_contract_review",
                              "FAILED" if i % 10 == 0 else "COMPLETED", created_ts, created_ts + ttl, model,
-                             blobs[i % len(blobs)], record))
+                             vector_pool[i % len(vector_pool)], record))
                 fts.append((row_id, scope, texts[p], idents[p]))
-            conn.executemany(
-                "INSERT INTO episodes (id, tenant, agent, run_id, task_type, outcome, created_at, expires_at, model, "
-                "vector, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
-            index_rows(conn, "episodes", fts)
+            with writer.timed("episode rows"):
+                conn.executemany(_INSERT_EPISODES, rows)
+            with writer.timed("episode text index"):
+                index_rows(conn, "episodes", fts)
 
 
 def _fact_text(tenant_index: int, i: int) -> str:
@@ -203,7 +241,7 @@ def _fact_text(tenant_index: int, i: int) -> str:
     return f"{text} (#{i})"
 
 
-def insert_facts(memory, ns: Namespace, tenant_index: int, count: int, embeddings, domain: str,
+def insert_facts(writer, ns: Namespace, tenant_index: int, count: int, embeddings, domain: str,
                  vector_pool: np.ndarray | None = None, batch: int = 20_000, pool_size: int = 2_000) -> None:
     """Facts of one tenant. Own facts (no `vector_pool`): unique texts, real embeddings. Other
     tenants: texts cycle through a pool of `pool_size`, vectors through `vector_pool`."""
@@ -228,8 +266,8 @@ def insert_facts(memory, ns: Namespace, tenant_index: int, count: int, embedding
             batch_texts = [texts[i % len(texts)] for i in range(lo, hi)]
             batch_idents = [idents[i % len(idents)] for i in range(lo, hi)]
             vectors = vector_pool[np.arange(lo, hi) % len(vector_pool)]
-        with memory.db.write() as conn:
-            next_id = (conn.execute("SELECT max(id) FROM facts").fetchone()[0] or 0) + 1
+        with writer.write() as conn:
+            next_id = writer.next_id("facts")
             rows, fts = [], []
             for offset, (text, ident, vector) in enumerate(zip(batch_texts, batch_idents, vectors, strict=True)):
                 fact = Fact(fact_id=f"fact-{tenant_index:02d}-{lo + offset:06d}", domain=domain, text=text,
