@@ -13,8 +13,11 @@ cold start at every size.
 
 from __future__ import annotations
 
+import json
 import math
+import os
 import random
+import resource
 import shutil
 import time
 from collections.abc import Callable
@@ -92,10 +95,10 @@ def grow(home: Path, own: int, facts: int, *, capacity: int, log=print) -> dict[
     own_ns = Namespace(tenant=settings.tenant, agent=settings.agent)
     others = [Namespace(tenant=f"other-{t:02d}", agent=settings.agent) for t in range(1, OTHER_TENANTS + 1)]
     have, have_facts, factor = state.data["own"], state.data["facts"], other_factor(own)
-    start = time.perf_counter()
-    phases: dict[str, float] = {}
     if own <= have and facts <= have_facts:
-        return _filled(home, own, facts, 0.0, phases, log)
+        return _filled(home, own, facts, state.data.get("build"), log)
+    start, cpu = time.perf_counter(), _cpu_seconds()
+    phases: dict[str, float] = {}
     with SqliteMemory(settings.sqlite_path):
         pass  # the backend makes (or migrates) the schema; the loader only adds rows
     state.data["loading"] = True
@@ -117,29 +120,43 @@ def grow(home: Path, own: int, facts: int, *, capacity: int, log=print) -> dict[
             phases["other_episodes_s"] = round(time.perf_counter() - tick, 1)
         if facts > have_facts:
             tick = time.perf_counter()
-            insert_facts(writer, own_ns, 0, facts, embeddings, settings.domain)
+            insert_facts(writer, own_ns, 0, facts, embeddings, settings.domain, timeline.anchor)
             fact_pool = np.asarray(embeddings.embed_documents([f"fact pool {i}" for i in range(1000)]),
                                    dtype=np.float32)
             for t, ns in enumerate(others, start=1):
                 insert_facts(writer, ns, t, facts * factor // OTHER_TENANTS, embeddings, settings.domain,
-                             vector_pool=fact_pool)
+                             timeline.anchor, vector_pool=fact_pool)
             phases["facts_s"] = round(time.perf_counter() - tick, 1)
         phases.update({f"{step}_s": round(seconds, 1) for step, seconds in writer.timings.items()})
     if facts > have_facts:
         with SqliteMemory(settings.sqlite_path) as memory:
             add_procedures(memory, own_ns, settings.task_type)  # through the store: a few rows
-    state.data.update(own=max(own, have), facts=max(facts, have_facts), loading=False)
+    build = {"seconds": round(time.perf_counter() - start, 1), "cpu_seconds": round(_cpu_seconds() - cpu, 1),
+             "phases": phases, "load_average_after": [round(x, 2) for x in os.getloadavg()],
+             "finished_at": datetime.now(UTC).isoformat(timespec="seconds"), "grew_from": [have, have_facts]}
+    state.data.update(own=max(own, have), facts=max(facts, have_facts), loading=False, build=build)
     state.save()
-    return _filled(home, own, facts, time.perf_counter() - start, phases, log)
+    return _filled(home, own, facts, build, log, now=True)
 
 
-def _filled(home: Path, own: int, facts: int, seconds: float, phases: dict[str, float], log) -> dict[str, Any]:
+def _cpu_seconds() -> float:
+    """CPU time of this process and its finished children (the loader's worker processes)."""
+    me, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
+
+
+def _filled(home: Path, own: int, facts: int, build: dict[str, Any] | None, log, *, now: bool = False) -> dict[str, Any]:
+    """What the fill reports: this run's build time (0 when the file was reused) and the build's
+    own record from `fill.json` (how long the file took to build, when, under what load)."""
     size = (home / "memory.sqlite").stat().st_size + sum(
         p.stat().st_size for p in home.glob("memory.sqlite-*") if p.exists())
+    how = "built" if now else "reused, built earlier"
+    told = (f"{how} in {build['seconds']:.1f} s ({build.get('cpu_seconds', '?')} s CPU) {build['phases']}"
+            if build else "reused")
     log(f"  memory file: {own} own episodes, {facts} own facts, "
-        f"{own * other_factor(own)} + {facts * other_factor(own)} other-tenant rows; "
-        f"{f'built in {seconds:.1f} s {phases}' if seconds else 'reused'}; {size / 2**20:,.0f} MB")
-    return {"fill_seconds": round(seconds, 2), "fill_phases": phases, "file_mb": round(size / 2**20, 1)}
+        f"{own * other_factor(own)} + {facts * other_factor(own)} other-tenant rows; {told}; {size / 2**20:,.0f} MB")
+    return {"fill_seconds": build["seconds"] if now and build else 0.0, "build": build,
+            "file_mb": round(size / 2**20, 1)}
 
 
 def queries(own: int, count: int, seed: int = 11) -> list[tuple[str, str]]:
@@ -190,8 +207,10 @@ def ensure_indexes(home: Path) -> dict[str, Any]:
     with SqliteMemory(settings.sqlite_path) as memory:
         for key in (IndexKey("episodes", settings.tenant, settings.agent, model),
                     IndexKey("facts", settings.tenant, "", model)):
-            if key in memory.vectors.keys(tenant=settings.tenant):
-                built[key.kind] = "reused"
+            files = dict(memory.vectors.files_of(settings.tenant))
+            if key in files:  # its build time, from the sidecar the build wrote
+                sidecar = json.loads((memory.vectors.folder / files[key]).with_suffix(".json").read_text())
+                built[key.kind] = {"vectors": sidecar["count"], "seconds": sidecar.get("built_seconds"), "reused": True}
                 continue
             tick = time.perf_counter()
             count = memory.vectors.build(key, full=True)

@@ -15,7 +15,7 @@ import random
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from functools import lru_cache, partial
 from pathlib import Path
 
@@ -180,18 +180,27 @@ def insert_episodes(writer, ns: Namespace, tenant_index: int, start: int, stop: 
 
 
 _POOLS: dict[tuple, tuple[list[str], list[str], list[str]]] = {}
-_RUN, _CREATED, _EXPIRES = "\u0000run\u0000", "\u0000created\u0000", "\u0000expires\u0000"
+_RUN, _CREATED, _EXPIRES = "@run@", '"@created@"', '"@expires@"'
+
+
+def _json(value: object) -> str:
+    from pydantic_core import to_json
+
+    return to_json(value).decode()
 
 
 def _other_pool(tenant_index: int, model: str, size: int, anchor: datetime) -> tuple[list[str], list[str], list[str]]:
-    """(texts, identifier strings, record JSON templates) of one other tenant, built once."""
+    """(texts, identifier strings, record JSON templates) of one other tenant, built once. A
+    template is the episode's `model_dump_json()` (what the store writes) with its run id and
+    times left open."""
 
     key = (tenant_index, model, size)
     if key not in _POOLS:
         pool = list(_episodes(tenant_index, 0, size, model, Timeline(anchor, size)))
         texts = [e.embedding_text() for e in pool]
         idents = [episode_identifiers(e) for e in pool]
-        templates = [json.dumps(dict(e.model_dump(mode="json"), run_id=_RUN, created_at=_CREATED, expires_at=_EXPIRES))
+        templates = [e.model_copy(update={"run_id": _RUN}).model_dump_json()
+                     .replace(_json(e.created_at), _CREATED, 1).replace(_json(e.expires_at), _EXPIRES, 1)
                      for e in pool]
         _POOLS[key] = (texts, idents, templates)
     return _POOLS[key]
@@ -209,7 +218,7 @@ def insert_other_episodes(writer, ns: Namespace, tenant_index: int, start: int, 
 
     scope = scope_token("episodes", ns.tenant, ns.agent)
     texts, idents, templates = _other_pool(tenant_index, model, pool_size, timeline.anchor)
-    ttl = timedelta(days=90).total_seconds()
+    ttl = timedelta(days=90)
     for lo in range(start, stop, batch):
         hi = min(stop, lo + batch)
         with writer.write() as conn:
@@ -218,13 +227,13 @@ def insert_other_episodes(writer, ns: Namespace, tenant_index: int, start: int, 
             for offset, i in enumerate(range(lo, hi)):
                 p = i % len(texts)
                 created = timeline.created(i)
-                created_ts = created.timestamp()
+                expires = created + ttl  # as `_episodes` makes them, so the columns match the record
                 run_id = f"bench-{tenant_index:02d}-{i:07d}"
-                record = (templates[p].replace(_RUN, run_id, 1).replace(_CREATED, created.isoformat(), 1)
-                          .replace(_EXPIRES, datetime.fromtimestamp(created_ts + ttl, UTC).isoformat(), 1))
+                record = (templates[p].replace(_RUN, run_id, 1).replace(_CREATED, _json(created), 1)
+                          .replace(_EXPIRES, _json(expires), 1))
                 row_id = next_id + offset
                 rows.append((row_id, ns.tenant, ns.agent, run_id, "supplier_contract_review",
-                             "FAILED" if i % 10 == 0 else "COMPLETED", created_ts, created_ts + ttl, model,
+                             "FAILED" if i % 10 == 0 else "COMPLETED", created.timestamp(), expires.timestamp(), model,
                              vector_pool[i % len(vector_pool)], record))
                 fts.append((row_id, scope, texts[p], idents[p]))
             with writer.timed("episode rows"):
@@ -241,7 +250,7 @@ def _fact_text(tenant_index: int, i: int) -> str:
     return f"{text} (#{i})"
 
 
-def insert_facts(writer, ns: Namespace, tenant_index: int, count: int, embeddings, domain: str,
+def insert_facts(writer, ns: Namespace, tenant_index: int, count: int, embeddings, domain: str, written_at: datetime,
                  vector_pool: np.ndarray | None = None, batch: int = 20_000, pool_size: int = 2_000) -> None:
     """Facts of one tenant. Own facts (no `vector_pool`): unique texts, real embeddings. Other
     tenants: texts cycle through a pool of `pool_size`, vectors through `vector_pool`."""
@@ -252,7 +261,7 @@ def insert_facts(writer, ns: Namespace, tenant_index: int, count: int, embedding
 
     model = model_name_of(embeddings)
     scope = scope_token("facts", ns.tenant)
-    now = datetime.now(UTC)
+    now = written_at
     own = vector_pool is None
     texts = None if own else [_fact_text(tenant_index, i) for i in range(min(count, pool_size))]
     idents = None if own else [" ".join(sorted(identifiers(t))) for t in texts]

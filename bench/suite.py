@@ -138,9 +138,8 @@ def render(name: str, result: dict[str, Any]) -> list[Table]:
         summary.append([f"p95 growth largest / smallest {t['growth']}x (target <= {t['growth_target']:.0f}x)",
                         "met" if t["growth_met"] else "MISSED"])
         for size in result["sizes"]:
-            build = size.get("fill_seconds")
             summary.append([f"{size['own_episodes']:,} episodes: data build (bulk loader) / index build",
-                            f"{build} s / {size['index_build']}"])
+                            f"{_build_note(size)} / {size['index_build']}"])
         tables.append(_table("Bootstrap targets", ["figure", "value"], summary))
         return tables
     if name == "retrieval":
@@ -250,6 +249,17 @@ def _startup_tables(result: dict[str, Any]) -> list[Table]:
     return [_table("7. Start-up", ["figure", "value"], rows),
             _table("Where the cold start goes (median ms per phase, one after the other)", ["phase", "ms", "whose"],
                    phases)]
+
+
+def _build_note(size: dict[str, Any]) -> str:
+    """How long the size's memory file took to build: in this run, or when it was built (the
+    file is kept between runs, its build record in fill.json)."""
+    build = size.get("build")
+    if not build:
+        return "reused (no build record)"
+    when = "this run" if size.get("fill_seconds") else f"built {build.get('finished_at', '?')}"
+    return (f"{build['seconds']:.0f} s wall, {build.get('cpu_seconds', '?')} s CPU "
+            f"(load after {build.get('load_average_after', '?')}; {when})")
 
 
 def _runner(name: str, data: Path, params: dict[str, Any], log: Callable[[str], None]) -> dict[str, Any]:
