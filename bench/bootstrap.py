@@ -103,7 +103,7 @@ def grow(home: Path, own: int, facts: int, *, capacity: int, log=print) -> dict[
         pass  # the backend makes (or migrates) the schema; the loader only adds rows
     state.data["loading"] = True
     state.save()
-    with BulkWriter(settings.sqlite_path) as writer:
+    with BulkWriter(settings.sqlite_path, log=log) as writer:
         if own > have:
             tick = time.perf_counter()
             pool = insert_episodes(writer, own_ns, 0, have, own, embeddings, timeline,

@@ -44,12 +44,21 @@ class BulkWriter:
     `write()` is one transaction, like `Database.write`; `timings` adds up the seconds each named
     step took (`timed`), for the build report."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, log: Callable[[str], None] | None = None, every: int = 200_000) -> None:
         self.path = path
         self.conn = sqlite3.connect(path, isolation_level=None)
         for pragma in LOAD_PRAGMAS:
             self.conn.execute(pragma)
         self.timings: dict[str, float] = {}
+        self._log, self._every = log, every
+        self._rows, self._started = 0, time.perf_counter()
+
+    def added(self, rows: int) -> None:
+        """Count rows written; every `every` rows, say how far the load is (a 1M build is long)."""
+        before, self._rows = self._rows, self._rows + rows
+        if self._log and before // self._every != self._rows // self._every:
+            seconds = time.perf_counter() - self._started
+            self._log(f"    {self._rows:,} rows loaded in {seconds:.0f} s ({self._rows / seconds:,.0f} rows/s)")
 
     @contextmanager
     def write(self) -> Iterator[sqlite3.Connection]:

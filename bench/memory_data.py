@@ -176,6 +176,7 @@ def insert_episodes(writer, ns: Namespace, tenant_index: int, start: int, stop: 
             with writer.timed("episode text index"):
                 index_rows(conn, "episodes", [(next_id + n, scope, text, ident)
                                               for n, (text, ident) in enumerate(zip(texts, idents, strict=True))])
+        writer.added(len(values))
     return kept
 
 
@@ -240,6 +241,7 @@ def insert_other_episodes(writer, ns: Namespace, tenant_index: int, start: int, 
                 conn.executemany(_INSERT_EPISODES, rows)
             with writer.timed("episode text index"):
                 index_rows(conn, "episodes", fts)
+        writer.added(len(rows))
 
 
 def _fact_text(tenant_index: int, i: int) -> str:
