@@ -34,22 +34,16 @@ TASK_TEMPLATE = """Review the supplier contract "{name}" for the buyer against t
 Task type: {task_type}.
 Contract opening: {opening}"""
 
+# The run's key findings, tools and step count are recorded from the run itself
+# (graphs.consolidate.run_record): the model is asked only for what needs judgement.
 EXTRACT_INSTRUCTIONS = f"""{EXTRACT_HEADER}
-You distil a finished agent run into memory. Read the run below and answer with ONE JSON object
-and nothing else, with these keys:
-task_summary (string: what was reviewed, parties, contract title),
-outcome ("COMPLETED" if every clause type got a finding, "PARTIAL" if some, "FAILED" if none),
-key_findings (list of strings, one per clause type, exactly "<clause_type> in section <id>:
-<verdict> (<severity>)" or "<clause_type>: missing (<severity>)" or "<clause_type>: not_applicable (none)"),
-approach (string), tools_used (list of tool names), step_count (integer),
-reusable_patterns (list of strings),
-fact_candidates (list of {{"text", "domain", "confidence"}}: general domain facts worth keeping),
-procedure ({{"title", "steps": [..]}} or null: the steps that worked, to reuse on similar tasks)."""
-
-
-def extraction_prompt(clause_types: Sequence[str]) -> str:
-    """The extraction request, with the clause types that make a review complete."""
-    return f"{EXTRACT_INSTRUCTIONS}\nClause types to review: {', '.join(clause_types)}"
+Distil the finished review below into memory as ONE JSON object:
+task_summary (contract title, parties),
+outcome (COMPLETED: every clause type has a finding; PARTIAL: some; FAILED: none),
+approach (how clauses were found and assessed),
+reusable_patterns (list: what to repeat),
+fact_candidates (list of {{"text", "confidence" 0-1}}: general facts about such contracts),
+procedure ({{"title", "steps"}} or null: the steps that worked)."""
 
 
 def reviewer_system_prompt(clause_types: Sequence[str], memory_block: str = "") -> str:

@@ -163,6 +163,9 @@ def reviewer_step(state: ReviewState, runtime: Runtime[ReviewContext]) -> dict:
         update["stop_reason"] = (f"step budget of {budget} model steps used up" if steps >= budget else
                                  f"the model stopped calling tools ({settings.max_nudges} nudges to continue)")
     usage["tool_calls"] += len(added[0].tool_calls) if isinstance(added[0], AIMessage) else 0
+    called = [c["name"] for c in added[0].tool_calls] if isinstance(added[0], AIMessage) else []
+    if called:  # kept apart from the messages, which compression replaces: the episode records them
+        update["tools_called"] = list(dict.fromkeys([*(state.get("tools_called") or []), *called]))
     previous = state.get("loop") or {}
     totals = {key: int(previous.get(key, 0)) + value for key, value in loop.items()}
     update.update({"messages": [*replaced, *added], "usage": add_usage(state.get("usage"), usage), "steps": steps,

@@ -14,10 +14,10 @@ from langchain_core.messages import AIMessage
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 
+from agent.offline.digest import run_digest
 from agent.offline.extractor import task_summary
 from agent.offline.progress import finding_line
-from agent.offline.summarizer import run_digest
-from agent.prompts import extraction_prompt
+from agent.prompts import EXTRACT_INSTRUCTIONS
 from agent.report import final_findings
 from graphs.bootstrap import memory_task, private_names
 from graphs.context import ReviewContext, run_scope
@@ -29,7 +29,6 @@ from graphs.memory_steps import (
 )
 from graphs.state import ConsolidateOutput, ReviewState
 from memory.records import Outcome, RunArtifacts
-from tools.playbook import load_playbook
 
 
 def run_record(state: ReviewState) -> RunArtifacts:
@@ -40,7 +39,9 @@ def run_record(state: ReviewState) -> RunArtifacts:
     titles = {s["id"]: s.get("title", "") for s in (state.get("contract") or {}).get("sections") or []}
     findings = [{**f, "section_title": titles.get(f.get("section") or "", "")}
                 for f in final_findings(state.get("findings") or [])]
-    calls = [c["name"] for m in state.get("messages") or [] if isinstance(m, AIMessage) for c in m.tool_calls]
+    # what analyze kept of the tools called (the messages lose what compression replaced)
+    calls = [*(state.get("tools_called") or []),
+             *(c["name"] for m in state.get("messages") or [] if isinstance(m, AIMessage) for c in m.tool_calls)]
     recorded = len(findings)
     return RunArtifacts(
         task_summary=task_summary(state.get("task", "")),
@@ -50,6 +51,12 @@ def run_record(state: ReviewState) -> RunArtifacts:
         tools_used=list(dict.fromkeys(calls)),
         step_count=int(state.get("steps") or 0),
     )
+
+
+def digest(messages: list, state: ReviewState) -> str:
+    """What the extraction model reads of the run: the digest, with the clause types the run left
+    without a finding (the messages show only the types it touched)."""
+    return run_digest(messages, open_types=state.get("open_clause_types") or [])
 
 
 def already_consolidated(state: ReviewState, runtime: Runtime[ReviewContext]) -> str:
@@ -62,11 +69,11 @@ def already_consolidated(state: ReviewState, runtime: Runtime[ReviewContext]) ->
 
 def build_consolidate(extract_instructions: str | None = None) -> StateGraph:
     if extract_instructions is None:
-        extract_instructions = extraction_prompt(load_playbook().clause_types)
+        extract_instructions = EXTRACT_INSTRUCTIONS
     builder = StateGraph(ReviewState, context_schema=ReviewContext, output_schema=ConsolidateOutput)
     builder.add_node("extract_artifacts", extract_artifacts_node(extract_instructions, fallback=run_record,
                                                                   memory_task=memory_task,
-                                                                  private_names=private_names, digest=run_digest))
+                                                                  private_names=private_names, digest=digest))
     builder.add_node("semantic_write", semantic_write)
     builder.add_node("procedural_write", procedural_write)
     builder.add_node("episodic_write", episodic_write)

@@ -154,22 +154,25 @@ def _same_text(a: str, b: str) -> bool:
 _TASK_ECHO = 200  # characters of the task's opening that a summary only copies, never writes
 
 
-def _not_the_prompt(artifacts: RunArtifacts, task: str, fallback_summary: str) -> RunArtifacts:
-    """A task summary that only repeats the task prompt says nothing new and, embedded, looks
-    like every later task: replace it by the run's own summary (or nothing)."""
+def _not_the_prompt(artifacts: RunArtifacts, read: Sequence[str], fallback_summary: str) -> RunArtifacts:
+    """A task summary that only repeats what the model read (the task prompt, the run digest) says
+    nothing new and, embedded, looks like every later task: replace it by the run's own summary."""
     summary = artifacts.task_summary
-    flat_summary, flat_task = " ".join(summary.split()), " ".join(task.split())
-    # the task itself, most of it, or its opening inside a longer copy of what the model read (the digest)
-    if summary and task and (_same_text(summary, task) or (len(summary) > 0.8 * len(task) and flat_summary in flat_task)
-                             or flat_task[:_TASK_ECHO] in flat_summary):
-        artifacts.task_summary = fallback_summary
+    flat_summary = " ".join(summary.split())
+    for text in filter(None, read):
+        flat = " ".join(text.split())
+        # the text itself, most of it, or its opening inside a longer copy of what the model read
+        if summary and (_same_text(summary, text) or (len(summary) > 0.8 * len(text) and flat_summary in flat)
+                        or flat[:_TASK_ECHO] in flat_summary):
+            artifacts.task_summary = fallback_summary
+            break
     return artifacts
 
 
 def extract_artifacts_node(instructions: str, fallback: Callable[[dict], RunArtifacts] | None = None,
                            memory_task: Callable[..., str] | None = None,
                            private_names: Callable[..., Iterable[str]] | None = None,
-                           digest: Callable[[Sequence[AnyMessage]], str] | None = None):
+                           digest: Callable[[Sequence[AnyMessage], dict], str] | None = None):
     """A node that asks the extraction model to distil the run in `state["messages"]`.
 
     The model answers through native structured output where it has one, else text; the usual
@@ -180,16 +183,21 @@ def extract_artifacts_node(instructions: str, fallback: Callable[[dict], RunArti
     ranks it below useful ones. The outcome is the worse of the model's claim and the run's own
     `outcome_hint` (what the agent observed), so a model cannot promote a run.
 
+    With a `fallback`, what the run records about itself (`memory.extraction.RECORDED_FIELDS`: key
+    findings, tools used, step count) is taken from `fallback(state)`, never from the model: the
+    model is asked only for the fields that need judgement (`memory.extraction.judgement_schema`),
+    writes fewer tokens, and cannot misquote a finding.
+
     `memory_task(state, scope, scrubber) -> str`, when given, is the run's task as memory may keep
     it (scrubbed whole, then cut): the extraction and the fallback read it in place of the task
     message the agent worked from, so whatever either copies or cuts from the task is already clean.
     `private_names(state, scrubber) -> names`, when given, are the people the run's input names
     (found with the context a single stored field lacks): every field is scrubbed of them too.
 
-    `digest(messages) -> str`, when given, turns the run (with that task) into one compact text the
-    model reads instead of the whole transcript: what was called and found per clause type, never
-    the tool results in full. The extraction then costs a small share of the run, so a first run
-    with memory costs about what the same run costs without.
+    `digest(messages, state) -> str`, when given, turns the run (with that task) into one compact
+    text the model reads instead of the whole transcript, ending with the request to answer: only
+    what the judged fields are judged from, never the tool results. The extraction then costs a
+    small share of the run, so a first run with memory costs about what the same run costs without.
     """
 
     def extract_artifacts(state: dict, runtime: Runtime[ReviewContext]) -> dict:
@@ -204,14 +212,15 @@ def extract_artifacts_node(instructions: str, fallback: Callable[[dict], RunArti
             safe = memory_task(state, ctx, scrubber)
             run = [HumanMessage(safe), *(m for m in run if not (isinstance(m, HumanMessage) and m.content == task))]
             task = safe
-        if digest is not None:
-            run = [HumanMessage(digest(run))]
-        request = [SystemMessage(instructions), *run, HumanMessage("Extract the run artifacts as JSON now.")]
+        ask = [HumanMessage(digest(run, state))] if digest is not None else [
+            *run, HumanMessage(extraction.EXTRACT_REQUEST)]
+        request = [SystemMessage(instructions), *ask]
 
         def fail_on_setup(exc: BaseException) -> None:
             raise_for_setup(exc, role="extraction", model=res.extractor)
 
-        result = extraction.extract(res.extractor, request, on_error=fail_on_setup)
+        schema = extraction.judgement_schema() if fallback is not None else extraction.ARTIFACTS_SCHEMA
+        result = extraction.extract(res.extractor, request, on_error=fail_on_setup, schema=schema)
         own = (fallback({**state, "task": task}) if fallback is not None
                else RunArtifacts(outcome=Outcome(state.get("outcome_hint") or Outcome.UNKNOWN)))
         if result.artifacts is None:
@@ -220,7 +229,10 @@ def extract_artifacts_node(instructions: str, fallback: Callable[[dict], RunArti
                         "; ".join(result.errors))
             artifacts = own.model_copy(update={"fact_candidates": [], "procedure": None})
         else:
-            artifacts = _not_the_prompt(result.artifacts, task, own.task_summary)
+            read = [task, str(ask[0].content)] if digest is not None else [task]
+            artifacts = _not_the_prompt(result.artifacts, read, own.task_summary)
+            if fallback is not None:  # what the run recorded itself, whatever the model wrote
+                artifacts = artifacts.model_copy(update={k: getattr(own, k) for k in extraction.RECORDED_FIELDS})
         artifacts.extraction = result.status
         artifacts.outcome = worse_outcome(artifacts.outcome, state.get("outcome_hint"))
         people = private_names(state, scrubber) if private_names is not None else ()

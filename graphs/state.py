@@ -73,6 +73,7 @@ class ReviewState(MemoryState, ReviewInput, total=False):
     stop_reason: str  # why the loop ended before every clause type had a finding ("" if it did not)
     open_clause_types: list[str]  # clause types left without a finding
     loop: dict[str, int]  # running totals of the tool loop: tool_errors, nudges, unreadable_tool_calls, step_budget
+    tools_called: list[str]  # the tools the reviewer called, each once, in first-call order
 
 
 class BootstrapOutput(TypedDict, total=False):
@@ -100,6 +101,7 @@ class AnalyzeOutput(TypedDict, total=False):
     open_clause_types: list[str]
     outcome_hint: str
     loop: dict[str, int]
+    tools_called: list[str]
 
 
 class ConsolidateOutput(TypedDict, total=False):

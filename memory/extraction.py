@@ -35,6 +35,7 @@ from memory.records import Extraction, Outcome, RunArtifacts
 log = logging.getLogger(__name__)
 
 ARTIFACTS_TOOL = "run_artifacts"
+EXTRACT_REQUEST = "Extract the run artifacts as JSON now."  # the request's last line
 # What native structured output is asked for: the RunArtifacts fields, plainly typed.
 ARTIFACTS_SCHEMA: dict[str, Any] = {
     "title": ARTIFACTS_TOOL,
@@ -63,6 +64,15 @@ ARTIFACTS_SCHEMA: dict[str, Any] = {
     },
     "required": ["task_summary", "outcome", "key_findings", "approach", "tools_used", "step_count"],
 }
+# What a run records about itself (its findings, tools and steps, in the graph state): a caller that
+# fills these from the run asks the model only for the rest, the fields that need judgement.
+RECORDED_FIELDS = ("key_findings", "tools_used", "step_count")
+
+
+def judgement_schema(schema: dict[str, Any] = ARTIFACTS_SCHEMA) -> dict[str, Any]:
+    """`schema` without the fields a run records itself (RECORDED_FIELDS)."""
+    return {**schema, "properties": {k: v for k, v in schema["properties"].items() if k not in RECORDED_FIELDS},
+            "required": [k for k in schema["required"] if k not in RECORDED_FIELDS]}
 
 _OUTCOMES = {
     "completed": Outcome.COMPLETED, "complete": Outcome.COMPLETED, "success": Outcome.COMPLETED,
@@ -345,9 +355,14 @@ def read_artifacts(answer: str | dict[str, Any] | None) -> Reading:
 
 
 RETRY_REQUEST = ("Your answer could not be used: {reason}. Answer again with ONE JSON object and nothing else "
-                 "(no prose, no code fences), with the keys task_summary, outcome (COMPLETED, PARTIAL or FAILED), "
-                 "key_findings, approach, tools_used, step_count, reusable_patterns, fact_candidates "
-                 "(confidence between 0 and 1) and procedure.")
+                 "(no prose, no code fences), with the keys {keys}; outcome is COMPLETED, PARTIAL or FAILED, "
+                 "a fact's confidence is between 0 and 1.")
+
+
+def retry_request(reason: str, schema: dict[str, Any] = ARTIFACTS_SCHEMA) -> str:
+    """The message that sends an unreadable answer back, naming the keys `schema` asks for."""
+    keys = list(schema["properties"])
+    return RETRY_REQUEST.format(reason=reason, keys=f"{', '.join(keys[:-1])} and {keys[-1]}")
 
 
 @dataclass
@@ -368,10 +383,10 @@ class Extracted:
                 "errors": list(self.errors), "repairs": list(self.repairs)}
 
 
-def _structured(model: BaseChatModel) -> Any:
-    """The model with native structured output for ARTIFACTS_SCHEMA, or None if it has none."""
+def _structured(model: BaseChatModel, schema: dict[str, Any]) -> Any:
+    """The model with native structured output for `schema`, or None if it has none."""
     try:
-        return model.with_structured_output(ARTIFACTS_SCHEMA, include_raw=True)
+        return model.with_structured_output(schema, include_raw=True)
     except (NotImplementedError, ValueError, TypeError, AttributeError):
         return None
 
@@ -402,14 +417,17 @@ def extract(
     request: list[BaseMessage],
     *,
     on_error: Callable[[BaseException], None] | None = None,
+    schema: dict[str, Any] = ARTIFACTS_SCHEMA,
 ) -> Extracted:
     """Ask `model` for the run artifacts of `request`: native structured output where the model
     has it, else text; an answer that cannot be read is sent back with the reason, once.
+    `schema` is what the model is asked for (`judgement_schema()` when the caller fills the
+    fields a run records itself); an answer is read the same way whatever it holds.
 
     `on_error` sees a failed call first (it may raise, e.g. for a model set up wrongly); a failed
     call otherwise counts as an unreadable answer. Never raises for a bad answer.
     """
-    structured = _structured(model)
+    structured = _structured(model, schema)
     result = Extracted(artifacts=None, status=Extraction.FAILED, method="structured" if structured else "text")
     messages = list(request)
     for attempt in (1, 2):
@@ -427,7 +445,7 @@ def extract(
             reading = read_artifacts(answer)
         except ArtifactsError as exc:
             result.errors.append(str(exc))
-            messages = [*request, HumanMessage(RETRY_REQUEST.format(reason=exc))]
+            messages = [*request, HumanMessage(retry_request(str(exc), schema))]
             continue
         result.artifacts = reading.artifacts
         result.repairs = reading.repairs

@@ -135,3 +135,30 @@ def test_a_model_cannot_claim_completed_for_an_incomplete_run(review, settings):
     from memory.semantic import fact_key
 
     assert memory.confirmations.runs(ns, fact_key("Northwind caps are fine")) == []  # not observed: not completed
+
+
+def test_the_episode_keeps_the_findings_tools_and_steps_the_run_recorded_whatever_the_model_writes(review, settings):
+    """Issue 19: what the run records about itself is filled by code, not written by the model:
+    the extraction request asks only for what needs judgement, and a model that writes key
+    findings, tools or a step count anyway cannot put them into memory."""
+    from agent.offline.progress import finding_line
+    from tools.contract import load_contract
+
+    claims = {"task_summary": "Review of the Northwind supply agreement", "outcome": "COMPLETED",
+              "key_findings": ["liability_cap in section 1: standard (none)"], "tools_used": ["made_up_tool"],
+              "step_count": 99, "approach": "Assessed every clause.", "reusable_patterns": [], "fact_candidates": [],
+              "procedure": None}
+    extractor = ScriptedChatModel(responses=[json.dumps(claims)], repeat_last=True)
+    report = review(NORTHWIND[0], thread_id="own", extraction_model=extractor)
+    contract = load_contract(NORTHWIND[0], max_bytes=settings.max_input_bytes)
+    recorded = [finding_line({**f, "section_title": contract.section(f["section"]).title if f.get("section") else ""})
+                for f in report["findings"]]
+    memory, ns = _memory(settings)
+    episode = memory.episodes.get(ns, "own")
+    assert episode.key_findings == recorded and len(recorded) == CLAUSE_TYPES
+    assert "made_up_tool" not in episode.tools_used and {"list_sections", "assess_clause"} <= set(episode.tools_used)
+    assert episode.step_count == report["review_loop"]["model_steps"] != 99
+    assert episode.approach == "Assessed every clause." and episode.task_summary == claims["task_summary"]
+    system, digest = (m.content for m in extractor.received[0])
+    assert not any(key in system for key in ("key_findings", "tools_used", "step_count"))
+    assert "liability_cap 9.2 deviation high" in digest and report["findings"][0]["quote"][:40] not in digest

@@ -54,8 +54,11 @@ def test_the_third_trap_contract_costs_at_most_40_percent_of_the_calls_and_half_
     assert third["token_ratio"] <= TOKEN_TARGET, third
 
 
-@pytest.mark.xfail(strict=True, reason="issue 19: the extraction call (instructions, digest, artifacts) makes a first run with memory 1.05x")
-def test_a_first_review_with_memory_costs_no_more_than_without(trap_family):
-    first = trap_family["first_runs"][0]
+@pytest.mark.parametrize("family", ["trap_family", "northwind"])
+def test_a_first_review_with_memory_costs_no_more_than_without(family, request):
+    """The extraction model writes only what needs judgement from a digest of the run; the key
+    findings, tools and step count come from the run itself: a first review (memory empty of the
+    template) costs at most 1.02x the tokens of the same review without memory."""
+    first = request.getfixturevalue(family)["first_runs"][0]
     assert first["episodes_used"] == 0
     assert first["token_ratio"] <= FIRST_RUN_TARGET, first

@@ -12,15 +12,16 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from langchain_core.messages import BaseMessage
+from langchain_core.messages import BaseMessage, HumanMessage
 
-from agent.offline.progress import Progress, finding_line, progress_of
-from agent.offline.transcript import Transcript, read_transcript
+from agent.offline.digest import Digest, digest_of, is_digest, read_digest
+from agent.offline.progress import finding_line
+from agent.offline.transcript import read_transcript, text_of
 from memory.pii.base import truncate
 
-PROCEDURE_TITLE = "Supplier contract review against the buyer's playbook"
+PROCEDURE_TITLE = "Supplier contract review"
 _NAME_RE = re.compile(r"[\"“']([^\"”'\n]{1,200})[\"”']")
-_OPENING_RE = re.compile(r"Contract opening:\s*(.+)", re.DOTALL)
+_OPENING_RE = re.compile(r"\b(?:Contract opening|Opening):\s*(.+)", re.DOTALL)  # the task, or a run digest's task line
 _TITLE_RE = re.compile(r"\b((?:[A-Z][A-Za-z&\-]*\s+){0,5}(?:AGREEMENT|Agreement|CONTRACT|Contract|TERMS|Terms))\b")
 _PARTIES_RE = re.compile(r"\bbetween\s*:?\s*(?:\(1\)\s*)?(.+?)\s+and\s+(?:\(2\)\s*)?(.+?)(?=;|\.\s|\.$|\s+whose\b|$)", re.IGNORECASE)
 _NUMBERED_PARTY_RE = re.compile(r"\(\d\)\s*([A-Z][A-Za-z0-9&.,\- ]*?[A-Za-z.])(?=\s*,|\s*\()")
@@ -83,94 +84,85 @@ def _supplier(task: str) -> str:
     return _clean_party((labelled or raw)[0])
 
 
-def _facts(findings: list[dict[str, Any]], task: str, domain: str) -> list[dict[str, Any]]:
-    """Up to four "often deviate" facts (most severe first) and four clause-location facts."""
+def _facts(findings: list[dict[str, Any]], task: str, domain: str | None) -> list[dict[str, Any]]:
+    """Up to four "often deviate" facts (most severe first) and four clause-location facts; with
+    no `domain`, the facts name none (the run stores them under its own)."""
     deviations = sorted((f for f in findings if f.get("verdict") == "deviation" and f.get("severity") in _SEVERITY_CONFIDENCE),
                         key=lambda f: -_SEVERITY_CONFIDENCE[f["severity"]])
-    facts = [{"text": f"Supplier contracts often deviate from the buyer's playbook on "
+    facts = [{"text": f"Supplier contracts often deviate from the playbook on "
                       f"{f['clause_type'].replace('_', ' ')} ({f['severity']} severity).",
-              "domain": domain, "confidence": _SEVERITY_CONFIDENCE[f["severity"]]}
+              **({"domain": domain} if domain else {}), "confidence": _SEVERITY_CONFIDENCE[f["severity"]]}
              for f in deviations[:_FACTS_PER_KIND]]
     supplier = _supplier(task)
     located = [f for f in findings if f.get("section")] if supplier else []
     facts.extend({"text": f"{supplier} contracts place the {f['clause_type'].replace('_', ' ')} clause in section "
                           f"{str(f['section']).split('.')[0]}.",
-                  "domain": domain, "confidence": 0.7}
+                  **({"domain": domain} if domain else {}), "confidence": 0.7}
                  for f in located[:_FACTS_PER_KIND])
     return facts
 
 
-def _approach(transcript: Transcript, progress: Progress) -> tuple[str, list[str], list[str]]:
+def _approach(digest: Digest) -> tuple[str, list[str], list[str]]:
     """(approach text, reusable patterns, procedure steps) from how the run actually went."""
-    # A type whose first call was an assessment went straight to a remembered location (the
-    # extraction input has no system prompt, hence no memory block: judge by the calls alone).
-    first_call = {}
-    for call in transcript.calls:
-        name = call.args.get("clause_type")
-        if isinstance(name, str):
-            first_call.setdefault(name, call.name)
-    warm = [n for n in progress.order if first_call.get(n) == "assess_clause"]
-    confirmed = [n for n in warm if (progress.types[n].assessments[0].result or {}).get("found") is True]
-    explored = [n for n in progress.order if progress.types[n].finds or progress.types[n].searches]
+    warm = [name for name, _, _ in digest.remembered]
+    confirmed = [name for name, _, held in digest.remembered if held]
     parts = []
     if warm:
         parts.append(f"checked {len(warm)} remembered clause locations first ({len(confirmed)} confirmed)")
-    if explored:
-        parts.append(f"located {len(explored)} clause types with find_clauses and search_contract, "
-                     "reading the best candidate section")
-    parts.append("assessed each clause against the playbook and recorded one finding per clause type")
+    if digest.explored:
+        parts.append(f"located {digest.explored} clause types with find_clauses and search_contract")
+    parts.append("assessed each against the playbook, one finding per clause type")
     patterns = []
     if confirmed:
         patterns.append("Remembered clause locations from similar contracts were right for "
                         f"{len(confirmed)} of {len(warm)} clause types: assess them directly before exploring.")
-    if explored:
-        patterns.append("Triangulate find_clauses with search_contract and assess the section both rank highest.")
-    if any(f.get("verdict") == "missing" for f in _findings(progress)):
-        patterns.append("Record an absent clause as missing with the playbook severity instead of searching further.")
+    if digest.explored:
+        patterns.append("Use find_clauses and search_contract together; assess the section both rank highest.")
+    if any(f.get("verdict") == "missing" for f in digest.findings):
+        patterns.append("Record an absent clause as missing instead of searching further.")
+    # short steps: the memory block shows them to every later run that is served the procedure
     steps = [
         "List the contract's sections once.",
-        "For each clause type with a remembered location, assess that section first.",
-        "Otherwise locate candidates with find_clauses and search_contract together.",
-        "Read the best-ranked candidate section.",
-        "Assess the clause against the playbook with assess_clause, record=true: it records the finding "
-        "unless it names another section to assess first.",
-        "Record each absent clause type as missing with record_finding.",
-        "Finish with a short summary of the findings by severity.",
+        "Assess each clause type's remembered section first.",
+        "Else find it with find_clauses and search_contract; read the best-ranked section.",
+        "Assess with assess_clause(record=true); assess a section it names instead.",
+        "Record an absent clause type as missing.",
+        "Summarise the findings by severity.",
     ]
     approach = "; ".join(parts)
     return approach[0].upper() + approach[1:] + ".", patterns, steps
 
 
-def _findings(progress: Progress) -> list[dict[str, Any]]:
-    return [progress.types[n].finding for n in progress.order if progress.types[n].finding]
-
-
 def extract_artifacts(messages: Sequence[BaseMessage], *, domain: str = "supplier_contracts") -> dict[str, Any]:
-    """A dict that validates as `memory.records.RunArtifacts`, describing the run in `messages`.
+    """A dict that validates as `memory.records.RunArtifacts`, describing the run in `messages`:
+    a run digest (agent.offline.digest) when the messages hold one, else the whole run.
 
-    Outcome counts clause types from a `Clause types to review:` line when the messages have one,
-    else the types the run's tool calls touched.
+    Outcome counts clause types from a `Clause types to review:` line when the messages have one
+    (a digest says how many), else the types the run's tool calls touched. A digest carries no
+    tools or step count (the run records them itself): those are empty then, and the facts name
+    no domain (the extraction request asks for none: the run stores them under its own).
     """
-    transcript = read_transcript(messages)
-    progress = progress_of(transcript)
-    findings = _findings(progress)
-    total = len(progress.order)
-    if findings and len(findings) == total:
+    given = next((text_of(m) for m in messages if isinstance(m, HumanMessage) and is_digest(text_of(m))), None)
+    transcript = read_transcript(messages) if given is None else None
+    digest = read_digest(given) if given is not None else digest_of(messages)
+    findings = digest.findings
+    if findings and len(findings) == digest.total:
         outcome = "COMPLETED"
     elif findings:
         outcome = "PARTIAL"
     else:
         outcome = "FAILED"
-    approach, patterns, steps = _approach(transcript, progress)
-    tools_used = list(dict.fromkeys(c.name for c in transcript.calls))
+    approach, patterns, steps = _approach(digest)
+    calls = transcript.calls if transcript is not None else []
+    acted = bool(calls) or given is not None and bool(findings or digest.remembered or digest.explored)
     return {
-        "task_summary": task_summary(transcript.task),
+        "task_summary": task_summary(digest.task),
         "outcome": outcome,
         "key_findings": [finding_line(f) for f in findings],
-        "approach": approach if transcript.calls else "No tool was called.",
-        "tools_used": tools_used,
-        "step_count": transcript.model_steps,
+        "approach": approach if acted else "No tool was called.",
+        "tools_used": list(dict.fromkeys(c.name for c in calls)),
+        "step_count": transcript.model_steps if transcript is not None else 0,
         "reusable_patterns": patterns,
-        "fact_candidates": _facts(findings, transcript.task, domain) if findings else [],
+        "fact_candidates": _facts(findings, digest.task, domain if given is None else None) if findings else [],
         "procedure": {"title": PROCEDURE_TITLE, "steps": steps} if findings else None,
     }

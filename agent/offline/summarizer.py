@@ -15,10 +15,9 @@ from typing import Any
 from langchain_core.messages import BaseMessage
 
 from agent.offline.calls import ToolCall
-from agent.offline.progress import REDIRECTS, TypeProgress, finding_line, progress_of
+from agent.offline.progress import REDIRECTS, finding_line, progress_of
 from agent.offline.summary_format import line
 from agent.offline.transcript import read_transcript
-from memory.working import SUMMARY_PREFIX
 
 _TASK_CHARS = 600
 
@@ -27,19 +26,11 @@ def _sections(result: dict[str, Any], list_key: str) -> list[str]:
     return [str(item.get("section")) for item in result.get(list_key, []) if isinstance(item, dict)]
 
 
-def summarize(messages: Sequence[BaseMessage], *, paths: bool = False) -> str:
-    """Summary lines for the (non-system) messages of a run, prior summaries included.
-
-    `paths`: a finished clause type also keeps the path to its finding (the detector's best
-    candidates, the sections assessed and what each said, without quotes or rationales), as
-    the run digest for the extraction wants it."""
+def summarize(messages: Sequence[BaseMessage]) -> str:
+    """Summary lines for the (non-system) messages of a run, prior summaries included."""
     transcript = read_transcript(messages)
     progress = progress_of(transcript)
     lines: list[str] = []
-    first_calls: dict[str, str] = {}
-    for call in transcript.calls:
-        if isinstance(call.args.get("clause_type"), str):
-            first_calls.setdefault(call.args["clause_type"], call.name)
     if transcript.task:
         lines.append(f"Task: {' '.join(transcript.task.split())[:_TASK_CHARS]}")
     lines.append(f"Model steps so far: {transcript.model_steps}")
@@ -56,8 +47,6 @@ def summarize(messages: Sequence[BaseMessage], *, paths: bool = False) -> str:
     for name in progress.order:
         tp = progress.types[name]
         if tp.finding is not None:  # done: the recorded finding is all that is needed to continue
-            if paths:
-                lines.extend(_path(name, tp, first_calls.get(name) == "assess_clause"))
             lines.append(f"Recorded finding: {finding_line(tp.finding)}")
             continue
         resolved = False
@@ -81,32 +70,6 @@ def summarize(messages: Sequence[BaseMessage], *, paths: bool = False) -> str:
             errors = [c for c in (*tp.finds, *tp.searches, *tp.assessments, *tp.records) if c.error]
             lines.extend(_failed(c) for c in errors if not (c in tp.searches and searched is not None))
     return "\n".join(lines)
-
-
-_PATH_CANDIDATES = 3
-
-
-def _path(name: str, tp: TypeProgress, memory_first: bool) -> list[str]:
-    """How a finished type was found, in the order of the calls: the detector's best candidates
-    (or the search's hits when the detector was not asked) and each section assessed; an
-    assessment made before any exploration (a remembered place) comes first."""
-    assessed = [_assessed(name, call).partition(" | ")[0] for call in tp.assessments if call.ok]
-    found, searched = tp.find_result(), tp.search_result()
-    if found is None and searched is None:
-        return assessed
-    label, ranked = ("Candidates", _sections(found, "candidates")) if found is not None else \
-        ("Search", _sections(searched or {}, "hits"))
-    ranked = ranked[:_PATH_CANDIDATES]
-    explored = f"{label} for {name}: " + (f"sections {', '.join(ranked)}" if ranked else "none")
-    if assessed and memory_first:  # a remembered place was assessed before any exploration
-        return [assessed[0], explored, *assessed[1:]]
-    return [explored, *assessed]
-
-
-def run_digest(messages: Sequence[BaseMessage]) -> str:
-    """The run as the extraction model reads it: the summary lines with every clause type's path
-    to its finding (what was called and found, never the contract text, quotes or rationales)."""
-    return f"{SUMMARY_PREFIX}\n{summarize(messages, paths=True)}"
 
 
 def _assessed(name: str, call: ToolCall, *, keep_quote: bool = False) -> str:
