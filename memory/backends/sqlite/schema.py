@@ -21,6 +21,13 @@ from pathlib import Path
 from memory.errors import MemoryBackendError, MemoryConfigError
 
 BUSY_TIMEOUT_MS = 30_000
+# Reads through a memory map of the file (SQLite clamps it to its build's maximum, 2 GB here) and a
+# larger page cache per reader: a search reads ~100 rows by id plus FTS5 doclists scattered over a
+# file of GBs, and without them each page is a read() call and a copy (issue 18: the row reads of a
+# 100k search took 1.5 ms instead of 1.1). The map shares the OS page cache, so it costs no memory of
+# its own; the cache grows to its size only with pages a reader really touches.
+MMAP_BYTES = 1 << 32
+READER_CACHE_KIB = 16 * 1024
 
 
 FTS_TOKENIZER = "porter unicode61"  # also the tokenizer of the search's candidate-pool table
@@ -221,6 +228,7 @@ class Database:
                                timeout=BUSY_TIMEOUT_MS / 1000)
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         conn.execute("PRAGMA synchronous = NORMAL")
+        conn.execute(f"PRAGMA mmap_size = {MMAP_BYTES}")
         return conn
 
     def _migrate(self) -> None:
@@ -285,6 +293,7 @@ class Database:
                 raise MemoryBackendError(f"memory file {self.path} is closed")
             try:
                 conn = self._connect()
+                conn.execute(f"PRAGMA cache_size = -{READER_CACHE_KIB}")
             except sqlite3.Error as exc:
                 raise MemoryBackendError(f"cannot read the memory file {self.path}: {_cause(exc)}") from exc
             self._local.conn = conn
