@@ -98,7 +98,7 @@ def grow(home: Path, own: int, facts: int, *, capacity: int, log=print) -> dict[
     have, have_facts, factor = state.data["own"], state.data["facts"], other_factor(own)
     if own <= have and facts <= have_facts:
         return _filled(home, own, facts, state.data.get("build"), log)
-    start, cpu = time.perf_counter(), _cpu_seconds()
+    start, cpu, load_before = time.perf_counter(), _cpu_seconds(), [round(x, 2) for x in os.getloadavg()]
     phases: dict[str, float] = {}
     with SqliteMemory(settings.sqlite_path):
         pass  # the backend makes (or migrates) the schema; the loader only adds rows
@@ -133,7 +133,8 @@ def grow(home: Path, own: int, facts: int, *, capacity: int, log=print) -> dict[
         with SqliteMemory(settings.sqlite_path) as memory:
             add_procedures(memory, own_ns, settings.task_type)  # through the store: a few rows
     build = {"seconds": round(time.perf_counter() - start, 1), "cpu_seconds": round(_cpu_seconds() - cpu, 1),
-             "phases": phases, "load_average_after": [round(x, 2) for x in os.getloadavg()],
+             "phases": phases, "load_average_before": load_before,
+             "load_average_after": [round(x, 2) for x in os.getloadavg()],
              "finished_at": datetime.now(UTC).isoformat(timespec="seconds"), "grew_from": [have, have_facts]}
     state.data.update(own=max(own, have), facts=max(facts, have_facts), loading=False, build=build)
     state.save()

@@ -259,7 +259,7 @@ def _build_note(size: dict[str, Any]) -> str:
         return "reused (no build record)"
     when = "this run" if size.get("fill_seconds") else f"built {build.get('finished_at', '?')}"
     return (f"{build['seconds']:.0f} s wall, {build.get('cpu_seconds', '?')} s CPU "
-            f"(load after {build.get('load_average_after', '?')}; {when})")
+            f"(load {build.get('load_average_before', '?')} -> {build.get('load_average_after', '?')}; {when})")
 
 
 def _runner(name: str, data: Path, params: dict[str, Any], log: Callable[[str], None]) -> dict[str, Any]:
