@@ -4,11 +4,10 @@ In one run, each in fresh processes, median of `runs`:
 - `python -c pass`: the interpreter alone, for scale on this machine;
 - `contract-review --help`;
 - cold start: `contract-review review` from process start to the first model call, on the
-  bootstrap benchmark's largest memory file (100k own episodes, 1M in all at full size), as the
-  command runs; then where the time goes (bench/cold.py, every phase one after the other): the
-  interpreter, the CLI, the LangGraph/LangChain libraries, this project's modules, the contract's
-  text (pypdf), the embedding model, the memory file's opening and first searches, the graph, the
-  bootstrap reads.
+  bootstrap benchmark's largest memory file (100k own episodes, 1M in all at full size), with
+  where the time goes (bench/cold.py): the interpreter, the CLI, the LangGraph/LangChain
+  libraries, this project's modules, the contract's text (pypdf), the graph, the bootstrap reads
+  (embeddings, memory open, first episode and fact search).
 """
 
 from __future__ import annotations
@@ -32,15 +31,14 @@ OWNERS = {
     "interpreter_start_ms": "Python",
     "cli_import_ms": "the CLI (typer, rich)",
     "langgraph_langchain_import_ms": "LangGraph, LangChain, LangSmith (libraries)",
-    "project_modules_import_ms": "graph, tools, clause rules, models, embeddings code (numpy)",
+    "project_modules_import_ms": "graph, tools, clause rules (regex compilation), models",
     "contract_read_ms": "pypdf: import and text extraction",
     "graph_build_ms": "compiling the graph",
     "embeddings_load_ms": "wordllama model load",
     "memory_open_ms": "opening the memory store",
-    "first_searches_ms": "the memory file's first searches (vector indexes mapped, pages read)",
-    "episode_search_ms": "the bootstrap's episode search",
-    "fact_search_ms": "the bootstrap's fact search",
-    "bootstrap_reads_span_ms": "the bootstrap read step, end to end (the two rows above, in parallel)",
+    "episode_search_ms": "first episode search (vector index and BM25)",
+    "fact_search_ms": "first fact search",
+    "bootstrap_reads_span_ms": "the bootstrap read step, end to end (the four rows above, in parallel)",
     "other_ms": "the rest: typer parsing, settings, chat models, prompt, memory block",
 }
 
@@ -61,36 +59,26 @@ def process_ms(argv: list[str], runs: int) -> dict[str, Any]:
     return {"runs_ms": [round(t, 1) for t in timings], "median_ms": _median(timings)}
 
 
-def _probe(home: Path, contract: Path, mode: str) -> dict[str, Any]:
-    start = time.time()
-    proc = subprocess.run(
-        [sys.executable, "-m", "bench.cold", repr(start), str(home), str(contract), mode],
-        cwd=REPO, capture_output=True, text=True, timeout=300,
-    )
-    line = next((ln for ln in proc.stdout.splitlines() if ln.startswith("{")), None)
-    if proc.returncode != 0 or line is None:
-        raise RuntimeError(f"cold-start run failed ({proc.returncode}): {proc.stderr.strip()[-400:]}")
-    result = json.loads(line)
-    result.pop("loaded", None)
-    return result
-
-
 def cold_start(home: Path, contract: Path, runs: int) -> dict[str, Any]:
-    """Process start -> first model call of `contract-review review` on the memory in `home`: as
-    the command runs (its warm-up beside the library imports: the figure), then with every phase
-    timed one after the other (where the time goes), `runs` fresh processes each."""
-    details = [_probe(home, contract, "overlapped") for _ in range(runs)]
-    phased = [_probe(home, contract, "sequential") for _ in range(runs)]
-    phases = {name: _median([d["phases_ms"].get(name, 0.0) for d in phased]) for name in OWNERS}
+    """Process start -> first model call of `contract-review review` on the memory in `home`."""
+    details = []
+    for _ in range(runs):
+        start = time.time()
+        proc = subprocess.run(
+            [sys.executable, "-m", "bench.cold", repr(start), str(home), str(contract)],
+            cwd=REPO, capture_output=True, text=True, timeout=300,
+        )
+        line = next((ln for ln in proc.stdout.splitlines() if ln.startswith("{")), None)
+        if proc.returncode != 0 or line is None:
+            raise RuntimeError(f"cold-start run failed ({proc.returncode}): {proc.stderr.strip()[-400:]}")
+        result = json.loads(line)
+        result.pop("loaded", None)
+        details.append(result)
+    phases = {name: _median([d["phases_ms"].get(name, 0.0) for d in details]) for name in OWNERS}
     return {"runs": details, "median_ms": _median([d["first_model_call_ms"] for d in details]),
-            "sequential_runs": phased,
-            "sequential_median_ms": _median([d["first_model_call_ms"] for d in phased]),
             "phases_median_ms": phases,
             "note": "new Python process each time; the OS file cache is warm (the memory file was just built "
-                    "or read); `median_ms` is the command as it runs (graphs/warmup.py overlaps the contract read, "
-                    "the embedding model and the memory file's first searches with the library imports); the "
-                    "phases come from separate runs with everything one after the other (`sequential_median_ms`),"
-                    " and their medians are taken one by one, so they need not add up"}
+                    "or read); phase medians are taken one by one, so they need not add up to the median"}
 
 
 def run(data: Path, *, own: int = 100_000, facts: int = 10_000, runs: int = 5, log=print) -> dict[str, Any]:

@@ -240,15 +240,10 @@ def _startup_tables(result: dict[str, Any]) -> list[Table]:
              f"({result['memory_file_mb']} MB), median of {n}",
              f"{t['first_call_ms']:.0f} ms (target <= {t['first_call_target_ms']:.0f}: "
              f"{'met' if t['first_call_met'] else 'MISSED'})"]]
-    if "sequential_median_ms" in cold:
-        rows.append([f"the same, every phase one after the other (median of {n})",
-                     f"{cold['sequential_median_ms']:.0f} ms (the warm-up's overlap saves "
-                     f"{cold['sequential_median_ms'] - t['first_call_ms']:.0f} ms)"])
-    phases = [[phase.removesuffix("_ms").replace("_", " "), f"{cold['phases_median_ms'].get(phase, 0.0):.0f}", owner]
+    phases = [[phase.removesuffix("_ms").replace("_", " "), f"{cold['phases_median_ms'][phase]:.0f}", owner]
               for phase, owner in result["owners"].items()]
     return [_table("7. Start-up", ["figure", "value"], rows),
-            _table("Where the cold start goes (median ms per phase, one after the other)", ["phase", "ms", "whose"],
-                   phases)]
+            _table("Where the cold start goes (median ms per phase)", ["phase", "ms", "whose"], phases)]
 
 
 def _build_note(size: dict[str, Any]) -> str:

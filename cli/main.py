@@ -119,24 +119,16 @@ def review(
 
     Example: contract-review review a.pdf b.pdf --format html --out review.html --we "Ingram Micro"
     """
+    from graphs.runner import Reviewer, context_from_settings, open_checkpointer, valid_run_id
+
     if fmt not in REPORT_FORMATS:
         raise typer.BadParameter("use text, markdown, json or html", param_hint="--format")
     if we is not None and (not we.strip() or "\n" in we or len(we) > 120):
         raise typer.BadParameter("give buyer, supplier, or a party's name or defined term (one line)", param_hint="--we")
     settings = load_settings(home, tenant=tenant, agent=agent, task_type=task_type, domain=domain, model=model)
-    from graphs.warmup import Warmup  # light: the graph's libraries import below, beside its thread
-
-    # The first file is read, and the memory it is reviewed against warmed, while the graph imports.
-    warmup = Warmup.start(settings, paths[0], use_memory=not no_memory)
-    try:
-        from graphs.runner import Reviewer, context_from_settings, open_checkpointer, valid_run_id
-
-        context_from_settings(settings)  # crafted ids fail here, before anything is opened or written
-        if thread_id is not None:
-            valid_run_id(thread_id)
-        warmup.join().hand_over()
-    finally:
-        warmup.close()  # what was not handed over (an error above, or resources cached already)
+    context_from_settings(settings)  # crafted ids fail here, before anything is opened or written
+    if thread_id is not None:
+        valid_run_id(thread_id)
     reports, failures = [], []
     with open_checkpointer(settings) as saver:
         reviewer = Reviewer(settings, saver, use_memory=not no_memory, we=we or "")
@@ -144,8 +136,7 @@ def review(
         single_quiet = len(paths) < 2 and not sys.stderr.isatty()
         for path in track(paths, "review", label=lambda p: p.name, quiet=True if quiet or single_quiet else None):
             try:
-                reports.append(reviewer.review_path(path, thread_id=thread_id if len(paths) == 1 else None,
-                                                    contract=warmup.contract_for(path)))
+                reports.append(reviewer.review_path(path, thread_id=thread_id if len(paths) == 1 else None))
             except Exception as exc:  # one file's failure never aborts the others: report it, go on
                 failure = file_failure(exc)
                 failures.append(failure)

@@ -222,17 +222,6 @@ def _cached(kind: str, spec: Any, build) -> Any:
         return _cache[key]
 
 
-def prime_cached(kind: str, spec: str, value: Any) -> bool:
-    """Hand `resources` one it would build for `spec` (`kind`: "embeddings" or "memory"), built
-    ahead of the run (graphs/warmup.py). False, and the caller keeps (and closes) `value`, when one
-    is cached already."""
-    with _lock:
-        if (kind, spec) in _cache:
-            return False
-        _cache[(kind, spec)] = value
-        return True
-
-
 def resources(run: RunScope) -> Resources:
     """Build (or reuse) the models, embeddings and memory backend of a run's services."""
     from agent.models import load_chat_model, load_embeddings

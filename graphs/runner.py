@@ -34,7 +34,7 @@ from graphs.context import InProcessContext, ReviewContext, ReviewServices
 from graphs.review import build_builder
 from memory.errors import MemoryRequestError
 from memory.records import check_id, check_run_id
-from tools.contract import Contract, load_contract
+from tools.contract import load_contract
 from tools.playbook import load_playbook
 
 # What a run keeps in its checkpoints' metadata so that `resume` continues it as it was started:
@@ -237,14 +237,11 @@ class Reviewer:
         self.context = context_from_settings(settings, **context)
         self._overrides = context
 
-    def review_path(self, path: str | Path, *, thread_id: str | None = None, contract: Contract | None = None,
-                    ) -> dict[str, Any]:
-        """Review the contract file at `path` (`contract`: that file, already read by the caller)."""
+    def review_path(self, path: str | Path, *, thread_id: str | None = None) -> dict[str, Any]:
         if thread_id is not None:
             valid_run_id(thread_id)
         # Load (and fail on bad input) before the graph starts, so nothing reaches memory.
-        if contract is None:
-            contract = load_contract(path, max_bytes=self.settings.max_input_bytes)
+        contract = load_contract(path, max_bytes=self.settings.max_input_bytes)
         return self.review_contract(contract.model_dump(), thread_id=thread_id)
 
     def review_contract(self, contract: dict[str, Any], *, thread_id: str | None = None) -> dict[str, Any]:

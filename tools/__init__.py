@@ -3,8 +3,8 @@
 `tools.detection`.
 
 The names of `tools.toolset` are also importable from here (`from tools import TOOLS`), loaded
-on first use: importing `tools.contract` alone (reading a contract file) must not import
-LangChain and LangGraph, which a review's command line imports beside it (graphs/warmup.py).
+on first use: importing `tools.contract` alone (reading a contract file, checking a playbook)
+does not import LangChain and LangGraph.
 """
 
 from __future__ import annotations
