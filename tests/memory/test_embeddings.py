@@ -39,3 +39,37 @@ def test_instances_pass_through_and_names_fall_back():
 def test_bad_specs_raise_a_config_error(spec):
     with pytest.raises(MemoryConfigError):
         load_embeddings(spec)
+
+
+def test_wordllama_with_its_table_mapped_embeds_exactly_as_the_library_loads_it():
+    """The loader maps the wheel's float16 token table instead of copying it to float32: every
+    vector must stay the same bit for bit, or stored vectors would drift from new queries."""
+    from pathlib import Path
+
+    import wordllama
+    from wordllama import WordLlama
+
+    from memory.embeddings import _mapped_wordllama
+    from tests.conftest import SAMPLES
+
+    folder = Path(wordllama.__file__).parent
+    mapped = _mapped_wordllama(folder, "l2_supercat", 256)
+    assert isinstance(mapped.embedding, np.memmap) and mapped.embedding.dtype == np.float16
+    whole = WordLlama.load(config="l2_supercat", dim=256, cache_dir=folder, disable_download=True)
+    texts = [p.read_text(encoding="utf-8")[:4000] for p in sorted(SAMPLES.glob("*.txt"))]
+    texts += ["", "x", "Lieferant haftet unbegrenzt — ünïcode ✓ 日本語", "liability " * 3000]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        assert np.array_equal(mapped.embed(texts, norm=True), whole.embed(texts, norm=True), equal_nan=True)
+    assert load_embeddings("wordllama")._model.embedding.dtype == np.float16  # the loader the agent uses
+
+
+def test_a_safetensors_entry_that_is_not_a_float16_matrix_is_refused(tmp_path):
+    import json
+
+    from memory.embeddings import _safetensors_f16
+
+    header = json.dumps({"embedding.weight": {"dtype": "F32", "shape": [2, 2], "data_offsets": [0, 16]}}).encode()
+    path = tmp_path / "w.safetensors"
+    path.write_bytes(len(header).to_bytes(8, "little") + header + bytes(16))
+    with pytest.raises(ValueError):
+        _safetensors_f16(path, "embedding.weight")
