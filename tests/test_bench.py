@@ -277,8 +277,11 @@ def test_startup_measures_python_help_and_the_cold_start_by_phase(tmp_path):
     for phase in ("cli_import_ms", "langgraph_langchain_import_ms", "contract_read_ms", "episode_search_ms",
                   "bootstrap_reads_span_ms"):
         assert phases[phase] > 0, phase
-    assert sum(v for k, v in phases.items() if k not in ("embeddings_load_ms", "memory_open_ms", "episode_search_ms",
-                                                          "fact_search_ms")) <= cold["median_ms"] * 1.05
+    inside_reads = ("embeddings_load_ms", "memory_open_ms", "episode_search_ms", "fact_search_ms")
+    for run in cold["runs"]:  # one process's phases follow each other: they add up to its time, no more
+        # (medians taken one by one need not: under a changing load they do not, and that is no fault)
+        counted = sum(v for k, v in run["phases_ms"].items() if k not in inside_reads)
+        assert counted <= run["first_model_call_ms"] * 1.02 + 1, run
     assert set(doc["targets"]) >= {"help_met", "first_call_met"}
 
 
