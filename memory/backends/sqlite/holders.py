@@ -46,7 +46,7 @@ class HolderCache:
         self._scopes: dict[str, _Scope] = {}
         self._lock = threading.Lock()
 
-    def view(self, conn: sqlite3.Connection, scope: str) -> _ScopeView:
+    def view(self, conn: sqlite3.Connection, scope: str) -> ScopeView:
         """The answers for `scope` still true in `conn`'s read transaction."""
         generation, added = conn.execute(
             "SELECT (SELECT value FROM generations WHERE scope = ?), "
@@ -59,11 +59,11 @@ class HolderCache:
             elif state.added != added:  # rows were added somewhere: a rare word may have new holders
                 state.rare = {}
                 state.added = added
-        return _ScopeView(state, generation, added)
+        return ScopeView(state, generation, added)
 
 
 @dataclass
-class _ScopeView:
+class ScopeView:
     state: _Scope
     generation: int
     added: int

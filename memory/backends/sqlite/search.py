@@ -20,7 +20,7 @@ from typing import Protocol
 
 import numpy as np
 
-from memory.backends.sqlite.holders import HolderCache
+from memory.backends.sqlite.holders import HolderCache, Lookup, ScopeView
 from memory.backends.sqlite.schema import FTS_TOKENIZER, NAME_SEPARATOR, Database
 from memory.backends.sqlite.vectors import IndexKey, NeedsBuild, VectorIndexes
 from memory.errors import MemoryBackendError
@@ -98,9 +98,11 @@ class HybridIndex:
         pool = max(50, 10 * query.k)
         query_idents, tentative = query_identifiers(query.text)
         names_rows = query.mode == "hybrid" or (query.mode == "lexical" and tentative)
-        rare = self._rare_limit(conn, key) if names_rows else None  # the namespace's size, read once
+        # read once a search: the namespace's size, and the answers about its words still true
+        rare = self._rare_limit(conn, key) if names_rows else None
+        known = self._known.view(conn, scope) if names_rows else None
         if tentative and query.mode != "vector":
-            query_idents |= self._rare_names(conn, scope, key, tentative, rare=rare)
+            query_idents |= self._rare_names(conn, scope, key, tentative, rare=rare, known=known)
         terms = lexical_terms(query.text)
         rows: dict[int, Candidate] = {}
         if query.mode == "lexical":
@@ -112,8 +114,8 @@ class HybridIndex:
         else:
             rows = self._nearest_live(conn, key, vector, query, pool)
             if query.mode == "hybrid":
-                extra, specific = self._sharing_identifiers(conn, scope, key, query_idents, pool, rare=rare)
-                distinctive = self._distinctive_rows(conn, scope, key, terms, rare=rare)
+                extra, specific = self._sharing_identifiers(conn, scope, key, query_idents, pool, rare=rare, known=known)
+                distinctive = self._distinctive_rows(conn, scope, key, terms, rare=rare, known=known)
                 rows.update(self._rows(conn, key, [i for i in extra | distinctive if i not in rows], vector, query))
                 for row_id in distinctive & rows.keys():
                     rows[row_id].distinctive = True
@@ -191,7 +193,8 @@ class HybridIndex:
         return [(int(r[0]), float(r[1])) for r in rows]
 
     def _sharing_identifiers(self, conn: sqlite3.Connection, scope: str, key: IndexKey, idents: set[str],
-                             limit: int, *, rare: int | None = None) -> tuple[set[int], set[str]]:
+                             limit: int, *, rare: int | None = None,
+                             known: ScopeView | None = None) -> tuple[set[int], set[str]]:
         """Rows sharing the query's identifiers, and which of the identifiers are specific: held
         by at most `rare_name_limit` rows of the namespace, all of them found.
 
@@ -207,13 +210,10 @@ class HybridIndex:
         specific: set[str] = set()
         held: list[str] = []
         common: list[str] = []
-        known = self._known.view(conn, scope)
-
-        def lookup(key: tuple[str, str], most: int) -> list[int]:
-            return self._holders(conn, names, scope, [key[1]], most + 1)
-
+        known = known or self._known.view(conn, scope)
+        lookup = self._name_lookup(conn, scope)
         for ident in sorted(idents)[:8]:
-            found = known.holders(("ident", ident), max(limit, rare), lookup)  # None: more than that
+            found = known.holders(("name", ident), max(limit, rare), lookup)  # None: more than that
             if found is None or found:
                 held.append(ident)
             if found is not None and len(found) <= limit:
@@ -240,27 +240,28 @@ class HybridIndex:
             into.update(found)
         return found
 
+    def _name_lookup(self, conn: sqlite3.Connection, scope: str) -> Lookup:
+        """lookup(("name", name), most): up to `most` + 1 rows of the namespace holding the name."""
+        names = self._spec.names
+        return lambda key, most: self._holders(conn, names, scope, [key[1]], most + 1)
+
     def _rare_names(self, conn: sqlite3.Connection, scope: str, key: IndexKey, names: set[str], *,
-                    rare: int | None = None) -> set[str]:
+                    rare: int | None = None, known: ScopeView | None = None) -> set[str]:
         """The tentative names (sentence-initial capitalised words) that identify something here:
         held as an identifier by few rows of the namespace (`memory.retrieval.rare_name_limit`)."""
-        table = self._spec.names
         limit = rare if rare is not None else self._rare_limit(conn, key)
-        known = self._known.view(conn, scope)
-
-        def lookup(key: tuple[str, str], most: int) -> list[int]:
-            return self._holders(conn, table, scope, [key[1]], most + 1)
-
+        known = known or self._known.view(conn, scope)
+        lookup = self._name_lookup(conn, scope)
         return {name for name in names if known.holders(("name", name), limit, lookup)}  # held, by few
 
     def _distinctive_rows(self, conn: sqlite3.Connection, scope: str, key: IndexKey, terms: list[str], *,
-                          rare: int | None = None) -> set[int]:
+                          rare: int | None = None, known: ScopeView | None = None) -> set[int]:
         """Every row holding a distinctive query word: one held by few rows of the namespace
         (`memory.retrieval.distinctive_words`). These are what a BM25 ranking of the whole
         namespace puts first (a rare word weighs most), found without ranking the namespace."""
         fts = self._spec.fts
         limit = rare if rare is not None else self._rare_limit(conn, key)
-        known = self._known.view(conn, scope)
+        known = known or self._known.view(conn, scope)
 
         def lookup(key: tuple[str, str], most: int) -> list[int]:
             # in index order: all of a rare word's rows are taken, so no order is needed, and
