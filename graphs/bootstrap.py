@@ -1,4 +1,4 @@
-"""bootstrap: load the contract, read the three durable tiers in parallel, build the prompt."""
+"""bootstrap: load the contract, read the three durable tiers (one step), build the prompt."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from langgraph.runtime import Runtime
 from agent.memory_view import clause_locations
 from agent.prompts import reviewer_system_prompt, task_prompt
 from graphs.context import ReviewContext, RunScope, run_scope
-from graphs.memory_steps import episodic_read, memory_block_node, procedural_read, semantic_read
+from graphs.memory_steps import memory_block_node, read_memory
 from graphs.state import BootstrapOutput, ReviewState
 from memory.pii import person_names
 from memory.pii.base import Scrubber, truncate
@@ -85,16 +85,14 @@ review_memory_block = memory_block_node(clause_locations)
 def build_bootstrap() -> StateGraph:
     builder = StateGraph(ReviewState, context_schema=ReviewContext, output_schema=BootstrapOutput)
     builder.add_node("prepare", prepare)
-    builder.add_node("episodic_read", episodic_read)
-    builder.add_node("semantic_read", semantic_read)
-    builder.add_node("procedural_read", procedural_read)
+    builder.add_node("read_memory", read_memory)
     builder.add_node("build_memory_block", review_memory_block)
     builder.add_node("compose_prompt", compose_prompt)
     builder.add_edge(START, "prepare")
-    reads = ["episodic_read", "semantic_read", "procedural_read"]
-    for read in reads:  # one superstep: the three tiers are read concurrently
-        builder.add_edge("prepare", read)
-    builder.add_edge(reads, "build_memory_block")
+    # one step reads the three tiers: concurrently where the backend's reads wait on the network
+    # (graphs.memory_steps.read_memory), the fork template's fan-out of three nodes works too
+    builder.add_edge("prepare", "read_memory")
+    builder.add_edge("read_memory", "build_memory_block")
     builder.add_edge("build_memory_block", "compose_prompt")
     builder.add_edge("compose_prompt", END)
     return builder

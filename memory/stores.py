@@ -113,7 +113,12 @@ class ConfirmationLog(Protocol):
 
 
 class MemoryBackend(Protocol):
-    """The four stores of one backend, opened together by `memory.backends.open_memory(url)`."""
+    """The four stores of one backend, opened together by `memory.backends.open_memory(url)`.
+
+    A backend whose reads wait on the network sets `concurrent_reads = True`: the bootstrap then
+    runs the three tier reads at once (`graphs.memory_steps.read_memory`); without it they run
+    one after another, which is faster for reads that are CPU work in this process.
+    """
 
     episodes: EpisodeStore
     facts: FactStore

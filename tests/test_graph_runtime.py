@@ -64,14 +64,17 @@ def test_checkpoints_on_disk_are_encrypted(home):
 
 
 class SlowStores:
-    """Wraps a backend so each tier read takes a fixed time, to see the reads overlap."""
+    """Wraps a backend so each tier read takes a fixed time, to see the reads overlap.
+    `concurrent_reads`: whether it says its reads wait on the network (memory.stores.MemoryBackend)."""
 
     DELAY = 0.4
 
-    def __init__(self, inner):
+    def __init__(self, inner, *, concurrent_reads: bool):
         self.inner = inner
+        self.concurrent_reads = concurrent_reads
         self.active = 0
         self.max_active = 0
+        self.threads: set[int] = set()
         self.lock = threading.Lock()
         self.episodes = self._slow(inner.episodes, "search")
         self.facts = self._slow(inner.facts, "search")
@@ -91,6 +94,7 @@ class SlowStores:
                     with outer.lock:
                         outer.active += 1
                         outer.max_active = max(outer.max_active, outer.active)
+                        outer.threads.add(threading.get_ident())
                     try:
                         time.sleep(outer.DELAY)
                         return attr(*args, **kwargs)
@@ -106,19 +110,42 @@ class SlowStores:
         self.inner.close()
 
 
-def test_bootstrap_reads_the_three_tiers_in_parallel(settings):
-    slow = SlowStores(open_memory(settings.resolved_memory_url()))
+def _bootstrap(settings, memory, run_id: str) -> dict:
+    """Run a review's bootstrap (up to the memory block) over `memory`; returns what it read."""
     with open_checkpointer(settings) as saver:
-        reviewer = Reviewer(settings, saver, memory=slow)
+        reviewer = Reviewer(settings, saver, memory=memory)
         chunks = reviewer.graph.stream(
-            {"contract": _contract(), "run_id": "p1"},
-            {"configurable": {"thread_id": "p1"}},
+            {"contract": _contract(), "run_id": run_id},
+            {"configurable": {"thread_id": run_id}},
             context=reviewer.context, stream_mode="updates", subgraphs=True,
         )
+        read = None
         for _namespace, update in chunks:
+            read = update.get("read_memory", read)
             if "build_memory_block" in update:
-                break
-    assert slow.max_active == 3  # all three tier reads were in flight at once (one superstep)
+                assert read is not None
+                return read
+    raise AssertionError("the bootstrap built no memory block")
+
+
+def test_bootstrap_reads_the_three_tiers_at_once_where_reads_wait_on_the_network(settings):
+    slow = SlowStores(open_memory(settings.resolved_memory_url()), concurrent_reads=True)
+    started = time.perf_counter()
+    _bootstrap(settings, slow, "p1")
+    assert slow.max_active == 3  # all three tier reads were in flight at once
+    assert time.perf_counter() - started < 3 * SlowStores.DELAY  # their waits overlapped
+
+
+def test_bootstrap_reads_an_in_process_backend_one_tier_after_another_in_one_thread(settings):
+    """The embedded backends' reads are CPU work under the GIL: threads would only add hand-offs."""
+    slow = SlowStores(open_memory(settings.resolved_memory_url()), concurrent_reads=False)
+    slow.DELAY = 0.05
+    together = SlowStores(open_memory(settings.resolved_memory_url()), concurrent_reads=True)
+    together.DELAY = 0.05
+    one_by_one = _bootstrap(settings, slow, "s1")
+    assert slow.max_active == 1 and len(slow.threads) == 1
+    assert _bootstrap(settings, together, "s2") == one_by_one  # the same tiers read, the same results
+    assert together.max_active == 3
 
 
 def _contract():

@@ -60,6 +60,8 @@ def make_clients(config: AwsConfig) -> dict[str, Any]:
 class AwsMemory:
     """The four stores of `memory.stores.MemoryBackend` on AWS (plus `flush` for ingestion)."""
 
+    concurrent_reads = True  # every read is a network round trip: the bootstrap overlaps them
+
     def __init__(self, config: AwsConfig, clients: Mapping[str, Any] | None = None) -> None:
         self.config = config
         given = dict(clients or {})

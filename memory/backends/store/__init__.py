@@ -41,6 +41,8 @@ class StoreMemory:
     vectors; by default read from the store's own index configuration (`.index.indexed_dims`).
     """
 
+    concurrent_reads = True  # a store such as PostgreSQL answers over the network: the bootstrap overlaps reads
+
     def __init__(self, store: Any, *, index_dims: int | None = None, on_close: Callable[[], None] | None = None):
         self.store = store
         dims = index_dims if index_dims is not None else indexed_dims(store)
