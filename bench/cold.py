@@ -31,7 +31,7 @@ WRAPPED = {
     "episode_search": ("memory.episodic", "recall"),
     "fact_search": ("memory.semantic", "recall"),
 }
-# These run inside the bootstrap's parallel read step: reported one by one, counted once as a span.
+# These run inside the bootstrap's read step (read_memory): reported one by one, counted once as a span.
 READ_STEP = ("embeddings_load", "memory_open", "episode_search", "fact_search")
 
 

@@ -38,7 +38,7 @@ OWNERS = {
     "memory_open_ms": "opening the memory store",
     "episode_search_ms": "first episode search (vector index and BM25)",
     "fact_search_ms": "first fact search",
-    "bootstrap_reads_span_ms": "the bootstrap read step, end to end (the four rows above, in parallel)",
+    "bootstrap_reads_span_ms": "the bootstrap read step (read_memory), end to end: the four rows above",
     "other_ms": "the rest: typer parsing, settings, chat models, prompt, memory block",
 }
 
