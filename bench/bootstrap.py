@@ -4,7 +4,8 @@ One SQLite memory file grows in place: the own namespace (the settings' tenant a
 CLI review can use the file) gets 1k, 10k, 100k episodes and 10k facts; other tenants get ten
 times as much. At each size: the whole bootstrap read path (the graph's two steps:
 graphs/memory_steps.read_memory, which reads the three tiers one after another for this backend,
-then the memory block), each tier alone, and the reference method (the 100 newest episodes, cosine in Python), over >= 200 queries.
+then the memory block), each tier alone, and the reference method (the 100 newest episodes,
+cosine in Python), over >= 200 queries.
 Each query names a real stored episode (party, contract kind, contract reference), so recall of
 that episode shows what the 100-newest window misses. The cold start of a CLI review on the
 largest memory file is bench/startup.py's; `bench bootstrap --size 1m` passes it in to time the

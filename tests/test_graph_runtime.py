@@ -138,12 +138,15 @@ def test_bootstrap_reads_the_three_tiers_at_once_where_reads_wait_on_the_network
 
 def test_bootstrap_reads_an_in_process_backend_one_tier_after_another_in_one_thread(settings):
     """The embedded backends' reads are CPU work under the GIL: threads would only add hand-offs."""
+    with open_checkpointer(settings) as saver:  # a past review for the reads to find
+        Reviewer(settings, saver).review_path(CONTRACT)
     slow = SlowStores(open_memory(settings.resolved_memory_url()), concurrent_reads=False)
     slow.DELAY = 0.05
     together = SlowStores(open_memory(settings.resolved_memory_url()), concurrent_reads=True)
     together.DELAY = 0.05
     one_by_one = _bootstrap(settings, slow, "s1")
     assert slow.max_active == 1 and len(slow.threads) == 1
+    assert one_by_one["episodes"]
     assert _bootstrap(settings, together, "s2") == one_by_one  # the same tiers read, the same results
     assert together.max_active == 3
 
