@@ -24,6 +24,7 @@ from bench import (
     cuad,
     firstrun,
     improvement,
+    models,
     realistic,
     retrieval,
     startup,
@@ -31,7 +32,7 @@ from bench import (
 )
 from bench.common import write_result
 
-NAMES = ("improvement", "bootstrap", "retrieval", "compression", "writepath", "cuad", "startup", "realistic")
+NAMES = ("improvement", "bootstrap", "retrieval", "compression", "writepath", "cuad", "startup", "realistic", "models")
 # Run on their own only, never by `bench all`: firstrun installs a whole environment from a fresh clone;
 # aws loads 100k episodes into moto (about ten minutes).
 ALONE = ("firstrun", "aws")
@@ -46,6 +47,7 @@ SIZES: dict[str, dict[str, dict[str, Any]]] = {
         "startup": {"own": bootstrap.FULL_SIZES[-1], "facts": 10_000, "runs": 5},
         "firstrun": {},
         "realistic": {"seeds": (0, 1, 2)},
+        "models": {},
         "aws": {"sizes": aws_bootstrap.FULL_SIZES, "n_queries": 20},
     },
     # `contract-review bench bootstrap --size 1m`: 100k and 1M own episodes, cold start at both
@@ -62,6 +64,7 @@ SIZES: dict[str, dict[str, dict[str, Any]]] = {
         "startup": {"own": 120, "facts": 30, "runs": 1},
         "firstrun": {},
         "realistic": {"seeds": (0,), "contracts": 1, "sequence": 3},
+        "models": {"sequences": ("northwind_msa",), "limit": 2},
         "aws": {"sizes": (30, 90), "n_queries": 2, "partition_max": 90, "facts": 10},
     },
 }
@@ -227,6 +230,10 @@ def render(name: str, result: dict[str, Any]) -> list[Table]:
                 _table("Realistic stand-in, Northwind in sequence with memory on", realistic.SEQUENCE_COLUMNS,
                        realistic.sequence_rows(result)),
                 _table("Realistic stand-in: summary", ["figure", "value"], rows)]
+    if name == "models":
+        return [_table(f"10. Models over same-template sequences ({', '.join(result['sequences'])}), memory off / on",
+                       models.COLUMNS, models.table_rows(result)),
+                _table("Models: summary per model", models.SUMMARY_COLUMNS, models.summary_rows(result))]
     raise ConfigurationError(f"unknown benchmark {name!r}")
 
 
@@ -279,6 +286,8 @@ def _runner(name: str, data: Path, params: dict[str, Any], log: Callable[[str], 
         return firstrun.run(log=log, **params)
     if name == "realistic":
         return realistic.run(**params)
+    if name == "models":
+        return models.run(**params)
     if name == "aws":
         return aws_bootstrap.run(log=log, **params)
     raise ConfigurationError(f"unknown benchmark {name!r}: choose from {', '.join(NAMES)}")

@@ -11,7 +11,7 @@ from rich.console import Console
 
 bench_app = typer.Typer(
     help="Benchmarks: memory-driven improvement, bootstrap latency, retrieval quality, compression, "
-    "write path, real filings, start-up, the realistic stand-in (and, on its own, a first run from a fresh clone). Each prints a table and writes <name>.json into the results folder.\n\n"
+    "write path, real filings, start-up, the realistic stand-in, every model double (and, on its own, a first run from a fresh clone). Each prints a table and writes <name>.json into the results folder.\n\n"
     "Example: contract-review bench all --out bench_results",
     no_args_is_help=True,
 )
@@ -149,3 +149,15 @@ def bench_realistic(out: Out = DEFAULT_OUT, data: Data = None, size: Size = "ful
     Example: contract-review bench realistic
     """
     _one("realistic", out, data, size)
+
+
+@bench_app.command("models")
+def bench_models(out: Out = DEFAULT_OUT, data: Data = None, size: Size = "full") -> None:
+    """Every model double (the offline reviewer, the realistic stand-in, the batching and terse test
+    doubles of bench/doubles) over the same-template sequences, memory off and on: completion,
+    clause types recorded, planted deviations found, tool calls and tokens per contract, on/off
+    ratios, what memory stored, and how many remembered places were wrong.
+
+    Example: contract-review bench models
+    """
+    _one("models", out, data, size)
