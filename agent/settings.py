@@ -128,13 +128,17 @@ class Settings(BaseSettings):
         "messages a compression keeps verbatim (the most recent ones; system messages are always kept)"))
     compress_max_tokens: int | None = Field(default=None, gt=0, description=(
         "working memory is also compressed past this many tokens; unset = derived from the context window"))
+    compress_min_summary_chars: int = Field(default=200, ge=0, description=(
+        "a working-memory summary shorter than this (or than a twentieth of what it replaces, if less) is "
+        "rejected and the graph's own digest of the run (findings, open clause types) stands in for it"))
     # the reviewer's loop
     max_model_steps: int | None = Field(default=None, ge=1, description=(
         "the reviewer's budget of model steps in one review; unset = `steps_per_clause_type` per clause type "
         "of the playbook + 10 (170 for 20 types)"))
     steps_per_clause_type: int = Field(default=8, ge=1, description="model steps budgeted per clause type")
-    max_nudges: int = Field(default=3, ge=0, description=(
-        "times in a row a reviewer answering in prose before every clause type has a finding is asked to continue"))
+    max_nudges: int = Field(default=6, ge=0, description=(
+        "turns in a row without a tool call (prose or nothing) after which a review with clause types still open "
+        "stops before its step budget; each such turn is answered with what is open and the call to make next"))
 
     # episodic
     episode_ttl_days: int = Field(default=90, description="episodes expire after this many days")

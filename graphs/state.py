@@ -74,6 +74,11 @@ class ReviewState(MemoryState, ReviewInput, total=False):
     open_clause_types: list[str]  # clause types left without a finding
     loop: dict[str, int]  # running totals of the tool loop: tool_errors, nudges, unreadable_tool_calls, step_budget
     tools_called: list[str]  # the tools the reviewer called, each once, in first-call order
+    # what find_clauses and assess_clause showed, per clause type (tools.toolset.examined_entry):
+    # kept outside the messages, which compression replaces; record_finding checks other_side and
+    # elsewhere against it, and the run-state digest re-states it
+    examined: Annotated[list[dict[str, Any]], operator.add]
+    warnings: list[str]  # what went wrong without ending the run (a model that failed mid-run ...)
 
 
 class BootstrapOutput(TypedDict, total=False):
@@ -102,6 +107,8 @@ class AnalyzeOutput(TypedDict, total=False):
     outcome_hint: str
     loop: dict[str, int]
     tools_called: list[str]
+    examined: Annotated[list[dict[str, Any]], operator.add]
+    warnings: list[str]
 
 
 class ConsolidateOutput(TypedDict, total=False):

@@ -134,6 +134,36 @@ def unrecordable(assessment: dict) -> str | None:
     return None
 
 
+def pointers(contract: Contract, playbook: Playbook, clause_type: str, section: str) -> list[tuple[str, str]]:
+    """(`other_side` or `elsewhere`, section) that an assessment of `section` names as the place
+    to assess before recording it (what `assess_clause` answers)."""
+    data = assess_clause_data(contract, playbook, clause_type, section)
+    return [(key, str(data[key]["section"])) for key in ("other_side", "elsewhere")
+            if isinstance(data.get(key), dict) and data[key].get("section") and data[key]["section"] != section]
+
+
+def unassessed_pointer(contract: Contract, playbook: Playbook, finding: dict, assessed: set[tuple[str, str]]) -> dict | None:
+    """The refusal of a finding whose section the whole-contract check contradicts (`other_side`:
+    the sentence is the other party's; `elsewhere`: the clause's main or worse reading is in
+    another section) while that other section has not been assessed in this run; else None.
+    `assessed` holds (clause type, section id) pairs. Once the named section was assessed, the
+    model's choice stands: the rule is "look before you record", not which place wins."""
+    section, clause_type = finding.get("section"), finding["clause_type"]
+    if not section or finding.get("verdict") in ("missing", "not_applicable"):
+        return None
+    for kind, target in pointers(contract, playbook, clause_type, section):
+        held = contract.section(target)
+        if (clause_type, held.id if held else target) in assessed:
+            continue
+        why = ("is the other party's clause" if kind == "other_side" else
+               "is not where the contract's main or worse reading of the clause is")
+        return {"error": f"cannot record {clause_type} in section {section} yet: assess_clause said {kind}: section "
+                         f"{target} (section {section} {why}); assess section {target} before recording",
+                "fix": f'call assess_clause(clause_type="{clause_type}", section="{target}"), then record the section '
+                       "that holds the buyer's clause"}
+    return None
+
+
 def build_finding(contract: Contract, playbook: Playbook, clause_type: str, verdict: str, severity: str,
                   recommendation: str | None = None, section: str | None = None, quote: str | None = None,
                   rationale: str | None = None) -> dict:

@@ -17,7 +17,6 @@ by `tool_error_message`: what was wrong and the call to make instead, so one ret
 from __future__ import annotations
 
 import json
-import re
 from functools import lru_cache
 from typing import Annotated, Any, Literal
 
@@ -28,6 +27,7 @@ from langgraph.prebuilt.tool_node import ToolInvocationError
 from langgraph.types import Command
 from pydantic import BeforeValidator, WithJsonSchema
 
+from tools import arguments
 from tools.contract import Contract, load_contract, parse_contract
 from tools.detection.review import SEVERITIES, VERDICTS, detect_all, locate_quote
 from tools.detection.rules import DETECTORS
@@ -38,6 +38,7 @@ from tools.operations import (
     list_sections_data,
     read_section_data,
     search_contract_data,
+    unassessed_pointer,
     unrecordable,
 )
 from tools.playbook import Playbook, load_playbook
@@ -81,11 +82,21 @@ def _playbook(state: dict[str, Any]) -> Playbook:
 _NO_CONTRACT = {"error": "no contract is loaded in this run"}
 
 
-def _enum_value(value: Any) -> Any:
-    """'Deviation', ' HIGH ', 'liability cap', 'Liability-Cap' -> the canonical lower_snake spelling."""
-    if isinstance(value, str):
-        return re.sub(r"[\s\-]+", "_", value.strip()).lower()
-    return value
+def _titles(playbook: Playbook) -> dict[str, str]:
+    return {name: entry.title for name, entry in playbook.clauses.items()}
+
+
+def _known_clause_type(value: Any) -> Any:
+    """A clause type in any spelling or a usual name ('Liability-Cap', 'Limitation of Liability')
+    -> the default playbook's (or a detector's) id; the tool checks it against the run's playbook."""
+    return arguments.clause_type(value, DETECTABLE_CLAUSE_TYPES, _titles(_default_playbook()))
+
+
+def _run_clause_type(clause_type: str, playbook: Playbook) -> str:
+    """A clause type spelled for the default playbook, resolved against the run's own."""
+    if clause_type in playbook.clauses or playbook is _default_playbook():
+        return clause_type
+    return arguments.clause_type(clause_type, [*playbook.clause_types, *sorted(DETECTORS)], _titles(playbook))
 
 
 def _optional_text(value: Any) -> Any:
@@ -103,7 +114,7 @@ def _optional(description: str) -> Any:
 def _clause_type(names: list[str], description: str) -> Any:
     """A clause type: an enum for the model to follow, checked against the run's playbook by the tool
     (a run may carry its own playbook), so the validator only normalises the spelling."""
-    return Annotated[str, BeforeValidator(_enum_value),
+    return Annotated[str, BeforeValidator(_known_clause_type),
                      WithJsonSchema({"type": "string", "enum": names, "description": description})]
 
 
@@ -111,8 +122,8 @@ PLAYBOOK_CLAUSE_TYPES = list(_default_playbook().clause_types)
 DETECTABLE_CLAUSE_TYPES = PLAYBOOK_CLAUSE_TYPES + sorted(set(DETECTORS) - set(PLAYBOOK_CLAUSE_TYPES))
 ClauseType = _clause_type(PLAYBOOK_CLAUSE_TYPES, "a clause type of the playbook")
 DetectableClauseType = _clause_type(DETECTABLE_CLAUSE_TYPES, "a clause type of the playbook (or another detectable type)")
-Verdict = Annotated[Literal[VERDICTS], BeforeValidator(_enum_value)]
-Severity = Annotated[Literal[SEVERITIES], BeforeValidator(_enum_value)]
+Verdict = Annotated[Literal[VERDICTS], BeforeValidator(arguments.verdict)]
+Severity = Annotated[Literal[SEVERITIES], BeforeValidator(arguments.severity)]
 SectionId = Annotated[str, WithJsonSchema({"type": "string", "description": 'a section id from list_sections, e.g. "9.2"'})]
 RECORD_HELP = ("true: also record the proposed finding when the clause is found here and the answer names no "
                "other section to assess (saves the record_finding call)")
@@ -132,11 +143,21 @@ def list_sections(state: Annotated[dict, InjectedState]) -> str:
 
 
 @tool
-def read_section(section: SectionId, state: Annotated[dict, InjectedState]) -> str:
+def read_section(
+    section: SectionId,
+    state: Annotated[dict, InjectedState],
+    tool_call_id: Annotated[str, InjectedToolCallId],
+) -> str | Command:
     """Read one section's full text by its id (e.g. "9.2", "7", "h3", "preamble").
     A numbered section includes its sub-sections."""
     contract = _contract(state)
-    return _json(read_section_data(contract, section) if contract else _NO_CONTRACT)
+    if contract is None:
+        return _json(_NO_CONTRACT)
+    result = read_section_data(contract, section)
+    if "error" in result:
+        return _json(result)
+    return Command(update={"examined": [{"tool": "read_section", "section": result["section"]}], "messages": [
+        ToolMessage(_json(result), tool_call_id=tool_call_id, name="read_section")]})
 
 
 @tool
@@ -148,12 +169,23 @@ def search_contract(query: str, state: Annotated[dict, InjectedState], k: int = 
 
 
 @tool
-def find_clauses(clause_type: DetectableClauseType, state: Annotated[dict, InjectedState]) -> str:
+def find_clauses(
+    clause_type: DetectableClauseType,
+    state: Annotated[dict, InjectedState],
+    tool_call_id: Annotated[str, InjectedToolCallId],
+) -> str | Command:
     """Find the sentences that carry a clause type of the playbook (e.g. "liability_cap",
     "governing_law"), best first, each with its section, verbatim quote and offsets.
     An empty candidate list means the contract probably lacks that clause."""
     contract = _contract(state)
-    return _json(find_clauses_data(contract, _playbook(state), clause_type) if contract else _NO_CONTRACT)
+    if contract is None:
+        return _json(_NO_CONTRACT)
+    playbook = _playbook(state)
+    result = find_clauses_data(contract, playbook, _run_clause_type(clause_type, playbook))
+    if "error" in result:
+        return _json(result)
+    return Command(update={"examined": [examined_entry("find_clauses", result)], "messages": [
+        ToolMessage(_json(result), tool_call_id=tool_call_id, name="find_clauses")]})
 
 
 @tool
@@ -178,19 +210,26 @@ def assess_clause(
     if contract is None:
         return _json(_NO_CONTRACT)
     playbook = _playbook(state)
+    clause_type = _run_clause_type(clause_type, playbook)
     result = assess_clause_data(contract, playbook, clause_type, section)
-    if not record or "error" in result:
+    if "error" in result:
         return _json(result)
+    # kept in state (not only in the messages compression replaces): record_finding checks it
+    seen = {"examined": [examined_entry("assess_clause", result, asked=section, contract=contract)]}
+    if not record:
+        return Command(update={**seen, "messages": [ToolMessage(_json(result), tool_call_id=tool_call_id,
+                                                                name="assess_clause")]})
     refusal = unrecordable(result)
     if refusal is None:
         finding = build_finding(contract, playbook, clause_type, result["verdict"], result["severity"], None, section)
         if "error" not in finding:
             # the finding holds the quote, rationale and recommendation (the report shows them),
             # so the answer keeps only where it is and what was recorded
-            return _recorded(finding, tool_call_id, "assess_clause", base={"found": True}, offsets=False)
+            return _recorded(finding, tool_call_id, "assess_clause", base={"found": True}, offsets=False, extra=seen)
         refusal = finding["error"]  # cannot happen for a found clause; said plainly if it ever does
     answer = {**result, "recorded": None, "not_recorded": refusal}
-    return Command(update={"messages": [ToolMessage(_json(answer), tool_call_id=tool_call_id, name="assess_clause")]})
+    return Command(update={**seen, "messages": [ToolMessage(_json(answer), tool_call_id=tool_call_id,
+                                                            name="assess_clause")]})
 
 
 @tool
@@ -217,15 +256,72 @@ def record_finding(
     if contract is None:
         result: dict = _NO_CONTRACT
     else:
-        result = build_finding(contract, _playbook(state), clause_type, verdict, severity, recommendation, section, quote,
+        playbook = _playbook(state)
+        clause_type = _run_clause_type(clause_type, playbook)
+        result = build_finding(contract, playbook, clause_type, verdict, severity, recommendation, section, quote,
                                rationale)
+        if "error" not in result:
+            result = unassessed_pointer(contract, playbook, result, assessed_sections(state, contract)) or result
     if "error" in result:
         message = ToolMessage(_json(result), tool_call_id=tool_call_id, name="record_finding", status="error")
         return Command(update={"messages": [message]})
+    if _already_recorded(state, result):
+        note = {"recorded": {k: result.get(k) for k in ("clause_type", "section", "verdict", "severity")},
+                "note": "already recorded exactly so: nothing changed"}
+        return Command(update={"messages": [ToolMessage(_json(note), tool_call_id=tool_call_id, name="record_finding")]})
     return _recorded(result, tool_call_id, "record_finding")
 
 
-def _recorded(finding: dict, tool_call_id: str, name: str, base: dict | None = None, *, offsets: bool = True) -> Command:
+def examined_entry(tool: str, result: dict, *, asked: str = "", contract: Contract | None = None) -> dict:
+    """What a find_clauses or assess_clause answer showed, kept in the graph's `examined` state
+    (outside the messages, which compression replaces): record_finding checks other_side and
+    elsewhere against it, and the run-state digest re-states it."""
+    entry: dict[str, Any] = {"tool": tool, "clause_type": result.get("clause_type")}
+    if tool == "find_clauses":
+        entry["candidates"] = list(dict.fromkeys(str(c.get("section")) for c in result.get("candidates") or []))
+        if isinstance(result.get("if_missing"), dict):
+            entry["if_missing"] = {k: result["if_missing"].get(k) for k in ("verdict", "severity")}
+        return entry
+    entry.update(section=result.get("section"), asked=_section_id(contract, asked) if contract else asked,
+                 found=result.get("found") is True)
+    if entry["found"]:
+        entry.update(verdict=result.get("verdict"), severity=result.get("severity"))
+        entry["points_to"] = [[key, result[key]["section"]] for key in ("other_side", "elsewhere")
+                              if isinstance(result.get(key), dict) and result[key].get("section")]
+    return entry
+
+
+def assessed_sections(state: dict[str, Any], contract: Contract) -> set[tuple[str, str]]:
+    """(clause type, section id) pairs assessed in this run: the graph's `examined` key, and the
+    assess_clause answers still in the messages (a graph without that key)."""
+    pairs: set[tuple[str, str]] = set()
+    for entry in (state or {}).get("examined") or []:
+        if isinstance(entry, dict) and entry.get("tool") == "assess_clause":
+            pairs |= {(entry.get("clause_type"), entry.get(k)) for k in ("section", "asked") if entry.get(k)}
+    for message in (state or {}).get("messages") or []:
+        if isinstance(message, ToolMessage) and message.name == "assess_clause":
+            try:
+                data = json.loads(str(message.content))
+            except json.JSONDecodeError:
+                continue
+            if isinstance(data, dict) and data.get("clause_type") and data.get("section"):
+                pairs.add((data["clause_type"], data["section"]))
+    return pairs | {(t, _section_id(contract, str(s))) for t, s in pairs if t and s}
+
+
+def _section_id(contract: Contract, section: str) -> str:
+    found = contract.section(section)
+    return found.id if found else section
+
+
+def _already_recorded(state: dict[str, Any], finding: dict) -> bool:
+    keys = ("clause_type", "section", "verdict", "severity", "start", "end")
+    latest = [f for f in (state or {}).get("findings") or [] if f.get("clause_type") == finding["clause_type"]]
+    return bool(latest) and all(latest[-1].get(k) == finding.get(k) for k in keys)
+
+
+def _recorded(finding: dict, tool_call_id: str, name: str, base: dict | None = None, *, offsets: bool = True,
+              extra: dict | None = None) -> Command:
     """The Command that appends `finding` to the run's findings and answers the call. The caller
     wrote the quote and recommendation itself, or took them by reference from what assess_clause
     showed: the answer echoes only what it may not know (the section heading and, for a quote it
@@ -236,7 +332,7 @@ def _recorded(finding: dict, tool_call_id: str, name: str, base: dict | None = N
         echo["rationale"] = finding.get("rationale")
     message = ToolMessage(_json({**(base or {}), "recorded": echo}), tool_call_id=tool_call_id, name=name)
     kept = {k: v for k, v in finding.items() if k != "section_title"}
-    return Command(update={"findings": [kept], "messages": [message]})
+    return Command(update={**(extra or {}), "findings": [kept], "messages": [message]})
 
 
 TOOLS = [list_sections, read_section, search_contract, find_clauses, assess_clause, record_finding]
