@@ -10,6 +10,7 @@ error code and message), for Bedrock (botocore), Ollama, and the common provider
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -26,15 +27,40 @@ _BAD_CREDENTIAL_CODES = frozenset({
 })
 _PROFILE_PREFIXES = ("us.", "eu.", "apac.", "us-gov.", "global.", "jp.", "au.", "ca.")
 _REFUSED = frozenset({"AuthenticationError", "PermissionDeniedError"})
+# connection refused, unknown host, no route: botocore, httpx (Ollama, OpenAI ...), requests, aiohttp
+_UNREACHABLE = frozenset({"EndpointConnectionError", "ConnectTimeoutError", "ConnectError", "ConnectTimeout",
+                          "APIConnectionError", "ClientConnectorError", "NewConnectionError", "ProxyConnectionError"})
+_PROFILE = re.compile(r"profile \((?P<name>[^)]*)\) could not be found")
 
 
 def _chain(exc: BaseException) -> Iterator[BaseException]:
+    """The exception, its causes, and what a pydantic validation error wraps (a model class
+    whose validator failed: ChatBedrockConverse with a missing AWS profile raises that way)."""
     seen: set[int] = set()
-    current: BaseException | None = exc
-    while current is not None and id(current) not in seen:
-        seen.add(id(current))
-        yield current
-        current = current.__cause__ or current.__context__
+    pending: list[BaseException] = [exc]
+    while pending:
+        current: BaseException | None = pending.pop(0)
+        while current is not None and id(current) not in seen:
+            seen.add(id(current))
+            yield current
+            errors = getattr(current, "errors", None)
+            if type(current).__name__ == "ValidationError" and callable(errors):
+                try:
+                    wrapped = [e.get("ctx", {}).get("error") for e in errors()]
+                except Exception:  # an errors() that cannot be read: nothing wrapped to follow
+                    wrapped = []
+                pending += [w for w in wrapped if isinstance(w, BaseException)]
+            current = current.__cause__ or current.__context__
+
+
+def _is_unreachable(error: BaseException) -> bool:
+    kind = type(error).__name__
+    return isinstance(error, ConnectionError) or kind in _UNREACHABLE
+
+
+def unreachable(exc: BaseException) -> BaseException | None:
+    """The error in `exc`'s chain that says the model's server could not be reached, if any."""
+    return next((e for e in _chain(exc) if _is_unreachable(e)), None)
 
 
 def _botocore_error(exc: BaseException) -> tuple[str, str] | None:
@@ -106,6 +132,14 @@ def setup_error(exc: BaseException, *, role: str, name: str) -> ConfigurationErr
         if isinstance(error, ConfigurationError):
             return error
         kind = type(error).__name__
+        if kind == "ProfileNotFound":
+            match = _PROFILE.search(str(error))
+            profile = f" {match['name']!r}" if match else ""
+            return ConfigurationError(
+                f"the {role} model {name} needs AWS credentials, and AWS_PROFILE names the profile{profile}, which the "
+                "AWS config files do not have: set AWS_PROFILE to one of 'aws configure list-profiles', or unset it; "
+                f"see {BEDROCK_DOCS}"
+            )
         if kind in _CREDENTIAL_ERRORS:
             return ConfigurationError(
                 f"the {role} model {name} needs AWS credentials and none were found ({error}): set AWS_PROFILE, "
@@ -129,10 +163,17 @@ def setup_error(exc: BaseException, *, role: str, name: str) -> ConfigurationErr
     return None
 
 
+def model_name(model: Any) -> str:
+    """A model's name for messages: its id, model or class name."""
+    for attribute in ("model_id", "model", "model_name"):
+        value = getattr(model, attribute, None)
+        if isinstance(value, str) and value:
+            return value
+    return type(model).__name__
+
+
 def raise_for_setup(exc: BaseException, *, role: str, model: Any) -> None:
     """Re-raise `exc` as a configuration error if it is a setup mistake; otherwise do nothing."""
-    from agent.models import model_name
-
     error = setup_error(exc, role=role, name=model_name(model))
     if error is not None and error is not exc:
         raise error from exc

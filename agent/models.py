@@ -29,6 +29,8 @@ from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 
 from agent.errors import ConfigurationError
+from agent.model_errors import model_name as model_name  # re-exported: a model's name for messages
+from agent.model_errors import setup_error
 from agent.settings import Settings, get_settings
 
 ROLES = ("reviewer", "compression", "extraction")
@@ -114,6 +116,11 @@ def load_chat_model(
             return bedrock_chat_model(name, role=role, settings=settings, max_tokens=MAX_TOKENS[role], client=client)
         except ImportError as exc:
             raise _missing_extra("aws", "langchain-aws", exc) from exc
+        except Exception as exc:  # the client could not be built: a missing AWS profile, no region ...
+            mapped = setup_error(exc, role=role, name=name)
+            if mapped is None:
+                raise
+            raise mapped from exc
     if provider == "ollama":
         try:
             from langchain_ollama import ChatOllama
@@ -188,15 +195,6 @@ def _takes_role(factory: Any) -> bool:
     except (TypeError, ValueError):
         return False
     return any(p.name == "role" or p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters)
-
-
-def model_name(model: Any) -> str:
-    """A model's name for messages: its id, model or class name."""
-    for attribute in ("model_id", "model", "model_name"):
-        value = getattr(model, attribute, None)
-        if isinstance(value, str) and value:
-            return value
-    return type(model).__name__
 
 
 def context_window(model: Any, settings: Settings) -> int:

@@ -75,7 +75,7 @@ def _global_options(
 def fail(message: str) -> None:
     """One line on stderr, never wrapped (scripts grep it)."""
     line = " ".join(str(message).split())
-    sys.stderr.write(line if line.startswith(("error:", "internal error:")) else f"error: {line}")
+    sys.stderr.write(line if line.startswith(("error:", "internal error:", "warning:")) else f"error: {line}")
     sys.stderr.write("\n")
 
 
@@ -129,6 +129,11 @@ def review(
     context_from_settings(settings)  # crafted ids fail here, before anything is opened or written
     if thread_id is not None:
         valid_run_id(thread_id)
+    from agent.model_check import check_models
+    from graphs.context import cached_chat_model
+
+    # every role's model, before the first contract (the run then uses the instances checked)
+    check_models(settings, model_option=model is not None, load=cached_chat_model)
     reports, failures = [], []
     with open_checkpointer(settings) as saver:
         reviewer = Reviewer(settings, saver, use_memory=not no_memory, we=we or "")
@@ -149,6 +154,9 @@ def review(
         show_report(reports, fmt, out_file)
     if out_file is not None and (reports or fmt == "json") and not quiet:
         status(f"wrote {fmt} report to {out_file}")
+    for report in reports:
+        for warning in (report.get("review_loop") or {}).get("warnings") or []:
+            fail(f"warning: {report.get('contract')}: {warning}")
     codes = [f.exit_code for f in failures] + [report_incomplete(r) for r in reports]
     if any(codes):
         raise typer.Exit(max(codes))
@@ -341,8 +349,21 @@ def _is_connection_error(exc: BaseException) -> bool:
 
 
 def connection_message(exc: BaseException) -> str:
+    notes = "".join(f"; {note}" for note in getattr(exc, "__notes__", None) or [])  # e.g. which model, at which step
     return (f"cannot reach a model or memory service ({type(exc).__name__}: {exc}); "
-            "is the server running and its URL right?")
+            f"is the server running and its URL right?{notes}")
+
+
+class OneLineFormatter(logging.Formatter):
+    """A log record as one line: an exception it carries is named, never printed as a traceback
+    (errors become messages at the CLI edge; a library's traceback is noise to a user)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        line = f"{record.levelname} {record.name}: {record.getMessage()}"
+        if record.exc_info and record.exc_info[1] is not None:
+            error = record.exc_info[1]
+            line += f" ({type(error).__name__}: {error})"
+        return " ".join(line.split())
 
 
 def quiet_library_logs() -> None:
@@ -353,7 +374,7 @@ def quiet_library_logs() -> None:
     if not root.handlers:  # (an embedding application or a test runner keeps its own)
         handler = logging.StreamHandler()
         handler.setLevel(logging.WARNING)
-        handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+        handler.setFormatter(OneLineFormatter("%(levelname)s %(name)s: %(message)s"))
         root.addHandler(handler)
         root.setLevel(logging.WARNING)
     for name in ("bm25s", "presidio-analyzer", "presidio_analyzer", "httpx", "wordllama"):

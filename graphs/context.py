@@ -222,15 +222,23 @@ def _cached(kind: str, spec: Any, build) -> Any:
         return _cache[key]
 
 
+def cached_chat_model(role: str, spec: str | BaseChatModel, settings: Settings) -> BaseChatModel:
+    """The chat model of `spec` for `role`, built once per process (a set-up check before the
+    first contract and the run itself use the same instance)."""
+    from agent.models import load_chat_model
+
+    return _cached(f"chat:{role}", spec, lambda s: load_chat_model(s, role=role, settings=settings))
+
+
 def resources(run: RunScope) -> Resources:
     """Build (or reuse) the models, embeddings and memory backend of a run's services."""
-    from agent.models import load_chat_model, load_embeddings
+    from agent.models import load_embeddings
     from memory.pii import load_scrubber
 
     services, settings = run.services, run.services.settings
 
     def chat(role: str, spec: Any) -> BaseChatModel:
-        return _cached(f"chat:{role}", spec, lambda s: load_chat_model(s, role=role, settings=settings))
+        return cached_chat_model(role, spec, settings)
 
     # each role: the injected model, else the role's own setting, else the one for every role
     reviewer = chat("reviewer", services.reviewer_model or settings.model_spec("reviewer"))

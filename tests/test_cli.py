@@ -97,4 +97,5 @@ def test_unreachable_model_server_is_a_one_line_error(capsys, monkeypatch):
     monkeypatch.setenv("OLLAMA_HOST", f"http://127.0.0.1:{port}")
     code, _, stderr = run(["review", str(SAMPLES / "northwind_msa_01.txt"), "--model", "ollama:llama3.1:8b", "--no-memory"], capsys)
     assert code == 3
-    assert stderr.startswith("error: cannot reach a model") and stderr.count("\n") == 1
+    assert stderr.startswith("error: the reviewer, compression and extraction model (--model=ollama:llama3.1:8b): "
+                             "cannot be reached") and stderr.count("\n") == 1
