@@ -131,8 +131,13 @@ def run(*, models: dict[str, str] | None = None, sequences: tuple[str, ...] = SE
     return {"sequences": list(sequences), "limit": limit, "models": results}
 
 
-COLUMNS = ["model", "sequence", "contract", "outcome off / on", "recorded off / on", "deviations found off / on",
-           "tool calls off / on", "tokens off / on", "on/off tools", "on/off tokens", "stored", "hints wrong"]
+COLUMNS = ["model", "contract", "outcome", "recorded", "deviations found", "tool calls", "tokens",
+           "on/off: tools, tokens", "memory stored", "hints wrong"]
+_SHORT = {"COMPLETED": "C", "PARTIAL": "P", "FAILED": "F", "UNKNOWN": "?"}
+
+
+def _k(tokens: int) -> str:
+    return f"{tokens / 1000:.1f}k"
 
 
 def table_rows(result: dict[str, Any]) -> list[list[str]]:
@@ -141,37 +146,41 @@ def table_rows(result: dict[str, Any]) -> list[list[str]]:
         for sequence in model["sequences"]:
             for r in sequence["runs"]:
                 off, on = r["off"], r["on"]
-                stored = "episode" if on["episode_written"] else "-"
-                if on["facts_confirmed"]:
-                    stored += f", {on['facts_confirmed']} facts"
-                if on["procedure_proposed"]:
-                    stored += ", procedure"
-                rows.append([model["model"], sequence["sequence"], r["contract"], f"{off['outcome']} / {on['outcome']}",
+                stored = ["episode"] if on["episode_written"] else []
+                stored += [f"{on['facts_confirmed']} facts"] if on["facts_confirmed"] else []
+                stored += ["procedure"] if on["procedure_proposed"] else []
+                rows.append([model["model"], r["contract"],
+                             f"{_SHORT.get(off['outcome'], off['outcome'])} / {_SHORT.get(on['outcome'], on['outcome'])}",
                              f"{off['recorded']} / {on['recorded']}",
                              f"{off['deviations_found']} / {on['deviations_found']} of {off['deviations_planted']}",
-                             f"{off['tool_calls']} / {on['tool_calls']}", f"{off['tokens']:,} / {on['tokens']:,}",
-                             f"{r['tool_ratio']:.2f}", f"{r['token_ratio']:.2f}", stored,
+                             f"{off['tool_calls']} / {on['tool_calls']}", f"{_k(off['tokens'])} / {_k(on['tokens'])}",
+                             f"{r['tool_ratio']:.2f}, {r['token_ratio']:.2f}", ", ".join(stored) or "-",
                              f"{on['hints_wrong']} of {on['hints_served']}"])
     return rows
 
 
-SUMMARY_COLUMNS = ["model", "completed off / on", "complete but stored PARTIAL/FAILED", "recorded per contract off / on",
-                   "deviations found off / on", "tool calls per contract off / on", "tokens per contract off / on",
-                   "3rd contract tools on/off", "1st contract tokens on/off", "episodes / facts / procedures",
-                   "hints wrong", "loop off -> on: steps, nudges, compressions, rejected summaries, repeats, normalised"]
+SUMMARY_COLUMNS = ["model", "completed", "complete, stored PARTIAL/FAILED", "recorded per contract",
+                   "deviations found", "tool calls per contract", "tokens per contract", "3rd contract tools on/off",
+                   "1st contract tokens on/off", "episodes, facts, procedures", "hints wrong"]
+LOOP_COLUMNS = ["model", "memory", "model steps", "nudges", "compressions", "summaries rejected", "repeated batches",
+                "calls normalised", "tool errors"]
 
 
 def summary_rows(result: dict[str, Any]) -> list[list[str]]:
     rows = []
     for model in result["models"]:
         s = model["summary"]
-        loop = " -> ".join(", ".join(str(side[k]) for k in LOOP_KEYS[:-1]) for side in (s["loop_off"], s["loop_on"]))
         rows.append([model["model"], f"{s['completed_off']} / {s['completed_on']} of {s['contracts']}",
                      str(s["complete_stored_not_completed"]), f"{s['recorded_off']} / {s['recorded_on']}",
                      f"{s['deviations_found_off']} / {s['deviations_found_on']} of {s['deviations_planted']}",
-                     f"{s['tool_calls_off']} / {s['tool_calls_on']}", f"{s['tokens_off']:,} / {s['tokens_on']:,}",
+                     f"{s['tool_calls_off']} / {s['tool_calls_on']}", f"{_k(s['tokens_off'])} / {_k(s['tokens_on'])}",
                      ", ".join(f"{x:.2f}" for x in s["third_tool_ratio"]) or "-",
                      ", ".join(f"{x:.2f}" for x in s["first_token_ratio"]) or "-",
-                     f"{s['episodes_written']} / {s['facts_confirmed']} / {s['procedures_proposed']}",
-                     f"{s['hints_wrong']} of {s['hints_served']}", loop])
+                     f"{s['episodes_written']}, {s['facts_confirmed']}, {s['procedures_proposed']}",
+                     f"{s['hints_wrong']} of {s['hints_served']}"])
     return rows
+
+
+def loop_rows(result: dict[str, Any]) -> list[list[str]]:
+    return [[model["model"], side, *(str(model["summary"][f"loop_{side}"][k]) for k in LOOP_KEYS)]
+            for model in result["models"] for side in ("off", "on")]

@@ -231,9 +231,11 @@ def render(name: str, result: dict[str, Any]) -> list[Table]:
                        realistic.sequence_rows(result)),
                 _table("Realistic stand-in: summary", ["figure", "value"], rows)]
     if name == "models":
-        return [_table(f"10. Models over same-template sequences ({', '.join(result['sequences'])}), memory off / on",
+        return [_table(f"10. Models over same-template sequences ({', '.join(result['sequences'])}): memory off / on "
+                       "(outcome C completed, P partial, F failed; with memory, the outcome the episode stored)",
                        models.COLUMNS, models.table_rows(result)),
-                _table("Models: summary per model", models.SUMMARY_COLUMNS, models.summary_rows(result))]
+                _table("Models: per model, memory off / on", models.SUMMARY_COLUMNS, models.summary_rows(result)),
+                _table("Models: what the review loop did (totals)", models.LOOP_COLUMNS, models.loop_rows(result))]
     raise ConfigurationError(f"unknown benchmark {name!r}")
 
 
