@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 
-from memory.working import SUMMARY_PREFIX, compress, is_summary, tool_pairs_intact
+from memory.working import SUMMARY_PREFIX, RunState, compress, is_summary, tool_pairs_intact
 
 
 def summarizer(text: str = "kept: decisions and findings"):
@@ -101,3 +102,49 @@ def test_compression_never_separates_a_tool_call_from_its_result(rounds, thresho
     assert tool_pairs_intact(result.messages)
     assert sum(is_summary(m) for m in result.messages) == 1
     assert len(result.messages) < len(messages)
+
+
+# ---------------------------------------------------------------- a summary cannot lose the run
+
+RUN = RunState(digest="Recorded finding: liability_cap in section 9.2: deviation (high)\nNo finding yet for: warranty.",
+               restated="Run state: 1 of 2 recorded. No finding yet for: warranty.", must_mention=("liability_cap",))
+
+
+def _summary(compressed) -> str:
+    return next(m.content for m in compressed.messages if is_summary(m))
+
+
+def test_a_one_line_summary_is_rejected_and_the_run_state_digest_stands_in():
+    compressed = compress(history([1] * 20), summarizer("Checking liability cap next."), threshold=30, keep_recent=15,
+                          run_state=RUN)
+    assert compressed.rejected.startswith("the summary has 28 characters, under the floor")
+    assert "Checking" not in _summary(compressed) and RUN.digest in _summary(compressed)
+
+
+@pytest.mark.parametrize("text", ["", "   \n"])
+def test_an_empty_summary_is_rejected(text):
+    compressed = compress(history([1] * 20), summarizer(text), threshold=30, keep_recent=15, run_state=RUN)
+    assert compressed.rejected == "the summary was empty" and RUN.digest in _summary(compressed)
+
+
+def test_a_summary_that_drops_a_recorded_finding_is_rejected_unless_the_kept_messages_name_it():
+    long_enough = "Read sections 0 to 12 and listed the contract's outline; nothing was recorded yet. " * 3
+    dropped = compress(history([1] * 20), summarizer(long_enough), threshold=30, keep_recent=15, run_state=RUN)
+    assert dropped.rejected == "the summary drops what the run recorded: liability_cap"
+    named = compress(history([1] * 20), summarizer(long_enough + " Liability Cap: recorded in 9.2."), threshold=30,
+                     keep_recent=15, run_state=RUN)
+    assert not named.rejected and _summary(named).endswith(RUN.restated)  # accepted, then the state restated
+    kept = history([1] * 20) + [HumanMessage("liability_cap was recorded")] * 2
+    assert not compress(kept, summarizer(long_enough), threshold=30, keep_recent=15, run_state=RUN).rejected
+
+
+def test_a_failed_or_absent_summariser_leaves_the_digest_when_the_run_state_is_known():
+    class Down(GenericFakeChatModel):
+        def invoke(self, *args, **kwargs):
+            raise ConnectionRefusedError(111, "Connection refused")
+
+    failed = compress(history([1] * 20), Down(messages=iter([])), threshold=30, keep_recent=15, run_state=RUN)
+    assert failed.failed.startswith("ConnectionRefusedError") and RUN.digest in _summary(failed)
+    assert tool_pairs_intact(failed.messages)
+    skipped = compress(history([1] * 20), None, threshold=30, keep_recent=15, run_state=RUN)
+    assert skipped.rejected == "no summary model" and RUN.digest in _summary(skipped)

@@ -166,7 +166,9 @@ def _match(given: str, names: Sequence[str], synonyms: Mapping[str, str]) -> str
     synonym = synonyms.get(" ".join(w for w in words(given) if w != "/"))
     if synonym in names:
         return synonym
-    near = [n for n in names if key and (squeeze(n).startswith(key) or key.startswith(squeeze(n)))]
+    # 'find_clause', 'assess', 'functions.record_finding', 'contract_tools__read_section'
+    near = [n for n in names if key and (squeeze(n).startswith(key) or key.startswith(squeeze(n))
+                                         or key.endswith(squeeze(n)))]
     return near[0] if len(near) == 1 else None
 
 
