@@ -19,12 +19,12 @@ from typing import Any, ClassVar
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel, LanguageModelInput
 from langchain_core.messages import AIMessage, BaseMessage, SystemMessage
-from langchain_core.messages.utils import count_tokens_approximately
 from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.runnables import Runnable
 from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
+from agent.offline.scripted import approximate_usage  # token estimates, comparable between models
 from bench.doubles.reading import Reading, mentioned, sections_in, snake, text
 
 REVIEW_TOOL_WORDS = ("record", "assess", "clause")  # a review: the bound tools talk about clauses
@@ -178,8 +178,7 @@ class DoubleChatModel(BaseChatModel):
         **kwargs: Any,
     ) -> ChatResult:
         answer = self.respond(messages, kwargs.get("tools") or [], kwargs.get("tool_choice"))
-        inputs, outputs = count_tokens_approximately(messages), count_tokens_approximately([answer])
-        answer.usage_metadata = {"input_tokens": inputs, "output_tokens": outputs, "total_tokens": inputs + outputs}
+        answer.usage_metadata = approximate_usage(messages, answer)
         answer.response_metadata = {"model_name": self.model, "model_provider": "test-double"}
         return ChatResult(generations=[ChatGeneration(message=answer)])
 

@@ -31,13 +31,6 @@ CONTRACT = SAMPLES / "northwind_msa_01.txt"
 
 
 @pytest.fixture
-def aws_keys(monkeypatch):
-    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "test")
-    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "test")
-    monkeypatch.setenv("AWS_EC2_METADATA_DISABLED", "true")
-
-
-@pytest.fixture
 def no_sleep(monkeypatch):
     sleeps: list[float] = []
     monkeypatch.setattr("botocore.endpoint.time.sleep", sleeps.append)

@@ -24,10 +24,8 @@ CONTRACT = SAMPLES / "northwind_msa_01.txt"
 
 
 @pytest.fixture
-def aws_keys(monkeypatch):
-    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "test")
-    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "test")
-    monkeypatch.setenv("AWS_EC2_METADATA_DISABLED", "true")
+def one_attempt(aws_keys, monkeypatch):
+    """Fake AWS keys, and one attempt per Bedrock call (a refused connection is not retried)."""
     monkeypatch.setenv("CONTRACT_AGENT_BEDROCK_MAX_ATTEMPTS", "1")
 
 
@@ -52,7 +50,7 @@ def _one_line(captured) -> str:
 
 @pytest.mark.parametrize("role", ["reviewer", "compression", "extraction"])
 def test_an_unreachable_bedrock_model_of_any_role_is_exit_3_before_the_first_contract(
-        role, aws_keys, refusing_port, monkeypatch, capsys):
+        role, one_attempt, refusing_port, monkeypatch, capsys):
     monkeypatch.setenv("CONTRACT_AGENT_BEDROCK_ENDPOINT_URL", f"http://127.0.0.1:{refusing_port}")
     monkeypatch.setenv(f"CONTRACT_AGENT_{role.upper()}_MODEL", f"bedrock:{HAIKU}")
     code = main(_review())
@@ -104,7 +102,7 @@ def test_missing_credentials_for_the_compression_model_are_exit_3_before_any_rev
     assert "compression model" in line and "CONTRACT_AGENT_COMPRESSION_MODEL" in line and "credentials" in line
 
 
-def test_an_unknown_extraction_model_is_exit_3_before_any_review(aws_keys, monkeypatch, capsys):
+def test_an_unknown_extraction_model_is_exit_3_before_any_review(one_attempt, monkeypatch, capsys):
     with FakeServer([bedrock_error("ValidationException", "The provided model identifier is invalid.", 400)]) as server:
         monkeypatch.setenv("CONTRACT_AGENT_BEDROCK_ENDPOINT_URL", server.url)
         monkeypatch.setenv("CONTRACT_AGENT_EXTRACTION_MODEL", "bedrock:anthropic.claude-nonexistent-v9:0")
@@ -115,7 +113,8 @@ def test_an_unknown_extraction_model_is_exit_3_before_any_review(aws_keys, monke
     assert "extraction model" in line and "CONTRACT_AGENT_EXTRACTION_MODEL" in line and "does not know the model id" in line
 
 
-def test_one_model_for_every_role_is_checked_once_and_named_by_its_setting(aws_keys, refusing_port, monkeypatch, capsys):
+def test_one_model_for_every_role_is_checked_once_and_named_by_its_setting(one_attempt, refusing_port, monkeypatch,
+                                                                          capsys):
     monkeypatch.setenv("CONTRACT_AGENT_BEDROCK_ENDPOINT_URL", f"http://127.0.0.1:{refusing_port}")
     code = main(_review("--model", f"bedrock:{HAIKU}"))
     line = _one_line(capsys.readouterr())
