@@ -12,7 +12,9 @@ stand-in calls, tokens: input tokens include cached input; cache reads and write
 own), `memory` (`episodes`, `facts`, `procedure`, `writes`: what was retrieved for the run and
 what it stored, and `extraction`: how the run was distilled for memory, with any failure),
 `review` (the reviewer's closing text), `review_loop` (model steps and the step budget, prose
-turns nudged, tool errors answered, unreadable tool calls, compressions) and `sections`:
+turns nudged, tool errors answered, unreadable tool calls, compressions, summaries rejected and
+compression failures, repeated batches answered, calls normalised, and `warnings`: what went
+wrong without ending the run, such as a compression model failing mid-run) and `sections`:
 `{section id: {"title", "start", "end", "text"}}` for every section a finding quotes, so a
 reader can see each quote inside its clause (`text[start - section.start:...]`).
 """
