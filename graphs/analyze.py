@@ -148,8 +148,8 @@ def repeated_results(messages: list, answer: AIMessage) -> list[ToolMessage] | N
             by_call = {_signature([c])[0]: results[c["id"]] for c in message.tool_calls}
             return [ToolMessage(by_call[_signature([c])[0]].content, tool_call_id=c["id"], name=c["name"],
                                 status=by_call[_signature([c])[0]].status) for c in answer.tool_calls]
-        else:
-            return None
+        elif not (isinstance(message, HumanMessage) and str(message.content).startswith(NUDGE_PREFIX)):
+            return None  # (a note of the loop's own, after a repeat answered, is looked past)
     return None
 
 

@@ -117,13 +117,15 @@ def test_a_model_that_never_calls_a_tool_again_stops_before_the_budget(settings)
 def test_an_identical_batch_is_answered_from_the_previous_results(settings):
     batch = [_call("find_clauses", {"clause_type": "governing_law"}, 1), _call("list_sections", {}, 2)]
     again = [dict(c, id=f"{c['id']}-again") for c in batch]
-    scripted = ScriptedChatModel(responses=[AIMessage("", tool_calls=batch), AIMessage("", tool_calls=again), "Done."],
-                                 repeat_last=True)
+    third = [dict(c, id=f"{c['id']}-third") for c in reversed(batch)]  # the same calls in another order
+    scripted = ScriptedChatModel(responses=[AIMessage("", tool_calls=batch), AIMessage("", tool_calls=again),
+                                            AIMessage("", tool_calls=third), "Done."], repeat_last=True)
     report, state = _review(settings.model_copy(update={"max_nudges": 0}), scripted)
     answers = [m for m in state["messages"] if isinstance(m, ToolMessage)]
     assert [m.content for m in answers[2:4]] == [m.content for m in answers[:2]]
-    assert report["review_loop"]["repeated_batches"] == 1
-    note = scripted.received[2][-1]
+    assert [m.content for m in answers[4:6]] == [m.content for m in reversed(answers[:2])]
+    assert report["review_loop"]["repeated_batches"] == 2
+    note = scripted.received[3][-1]
     assert isinstance(note, HumanMessage) and "same calls" in note.content and "were not run again" in note.content
 
 
