@@ -158,14 +158,7 @@ def _one_line(capsys) -> str:
     return err[0]
 
 
-def test_missing_aws_credentials_are_a_configuration_error(monkeypatch, tmp_path, capsys):
-    for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_PROFILE",
-                 "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI", "AWS_CONTAINER_CREDENTIALS_FULL_URI",
-                 "AWS_WEB_IDENTITY_TOKEN_FILE"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("AWS_SHARED_CREDENTIALS_FILE", str(tmp_path / "no-credentials"))
-    monkeypatch.setenv("AWS_CONFIG_FILE", str(tmp_path / "no-config"))
-    monkeypatch.setenv("AWS_EC2_METADATA_DISABLED", "true")
+def test_missing_aws_credentials_are_a_configuration_error(no_aws_credentials, monkeypatch, capsys):
     with FakeServer([converse_text()]) as server:
         monkeypatch.setenv("CONTRACT_AGENT_BEDROCK_ENDPOINT_URL", server.url)
         code = main(_review("--model", f"bedrock:{HAIKU}"))

@@ -84,14 +84,8 @@ def test_aws_profile_naming_a_missing_profile_is_exit_3_naming_the_role_and_aws_
     assert code == 3 and f"{role} model" in line and "AWS_PROFILE" in line and "no-such-profile" in line
 
 
-def test_missing_credentials_for_the_compression_model_are_exit_3_before_any_review(monkeypatch, tmp_path, capsys):
-    for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_PROFILE",
-                 "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI", "AWS_CONTAINER_CREDENTIALS_FULL_URI",
-                 "AWS_WEB_IDENTITY_TOKEN_FILE"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("AWS_SHARED_CREDENTIALS_FILE", str(tmp_path / "no-credentials"))
-    monkeypatch.setenv("AWS_CONFIG_FILE", str(tmp_path / "no-config"))
-    monkeypatch.setenv("AWS_EC2_METADATA_DISABLED", "true")
+def test_missing_credentials_for_the_compression_model_are_exit_3_before_any_review(no_aws_credentials, monkeypatch,
+                                                                                   capsys):
     monkeypatch.setenv("CONTRACT_AGENT_COMPRESSION_MODEL", f"bedrock:{HAIKU}")
     with FakeServer([bedrock_error("ValidationException", "unused", 400)]) as server:
         monkeypatch.setenv("CONTRACT_AGENT_BEDROCK_ENDPOINT_URL", server.url)
