@@ -25,7 +25,7 @@ from agent.errors import (
     ModelOutputError,
     user_error,
 )
-from agent.progress import is_quiet, set_quiet, track
+from agent.progress import is_quiet, progress, set_quiet
 
 if TYPE_CHECKING:
     from agent.settings import Settings
@@ -119,7 +119,13 @@ def review(
 
     Example: contract-review review a.pdf b.pdf --format html --out review.html --we "Ingram Micro"
     """
-    from graphs.runner import Reviewer, context_from_settings, open_checkpointer, valid_run_id
+    from graphs.runner import (
+        Reviewer,
+        context_from_settings,
+        open_checkpointer,
+        progress_text,
+        valid_run_id,
+    )
 
     if fmt not in REPORT_FORMATS:
         raise typer.BadParameter("use text, markdown, json or html", param_hint="--format")
@@ -139,15 +145,23 @@ def review(
         reviewer = Reviewer(settings, saver, use_memory=not no_memory, we=we or "")
         # One file: a live bar on a terminal only (a log line would add noise to one report).
         single_quiet = len(paths) < 2 and not sys.stderr.isatty()
-        for path in track(paths, "review", label=lambda p: p.name, quiet=True if quiet or single_quiet else None):
-            try:
-                reports.append(reviewer.review_path(path, thread_id=thread_id if len(paths) == 1 else None))
-            except Exception as exc:  # one file's failure never aborts the others: report it, go on
-                failure = file_failure(exc)
-                failures.append(failure)
-                about_file = isinstance(failure, InputError) or type(failure) is ContractAgentError
-                message = f"{path}: {failure}" if about_file and str(path) not in str(failure) else str(failure)
-                fail(message)
+        with progress("review", len(paths), quiet=True if quiet or single_quiet else None) as steps:
+            for path in paths:
+                steps.working_on(path.name)
+
+                def show(event: dict, name: str = path.name) -> None:  # the graph's progress events, live
+                    steps.working_on(f"{name}: {progress_text(event)}")
+
+                try:
+                    reports.append(reviewer.review_path(path, thread_id=thread_id if len(paths) == 1 else None,
+                                                        on_progress=show))
+                except Exception as exc:  # one file's failure never aborts the others: report it, go on
+                    failure = file_failure(exc)
+                    failures.append(failure)
+                    about_file = isinstance(failure, InputError) or type(failure) is ContractAgentError
+                    message = f"{path}: {failure}" if about_file and str(path) not in str(failure) else str(failure)
+                    fail(message)
+                steps.advance(label=path.name)
     if fmt == "json":
         emit(json.dumps(reports[0] if len(paths) == 1 and reports else reports, indent=2), out_file)
     elif reports:
