@@ -224,6 +224,11 @@ class RunScope:
 
         return call_usage(model, answer)
 
+    def model_name(self, model: Any) -> str:
+        from agent.model_errors import model_name
+
+        return model_name(model)
+
 
 def token_key(settings: Settings) -> bytes:
     """`CONTRACT_AGENT_MEMORY_TOKEN_KEY` as bytes (b"" when unset)."""

@@ -107,6 +107,10 @@ class MemoryScope(Protocol):
         """One model call's usage counters (memory.graph.state.USAGE_KEYS)."""
         ...
 
+    def model_name(self, model: Any) -> str:
+        """A chat model's name for messages."""
+        ...
+
 
 def keyed_token(prefix: str, value: str, *, key: bytes, tenant: str) -> str:
     """A token standing for `value` (compared loosely: case, punctuation and spacing aside) within

@@ -81,15 +81,6 @@ def run_id_of(state: dict) -> str:
     return str(run_id)
 
 
-def model_label(model: Any) -> str:
-    """A chat model's name for messages."""
-    for name in ("model_name", "model", "model_id"):
-        value = getattr(model, name, None)
-        if isinstance(value, str) and value:
-            return value
-    return type(model).__name__
-
-
 def emit(runtime: Any, **event: Any) -> None:
     """A custom stream event: the node's `runtime.stream_writer`, the writer
     `langgraph.config.get_stream_writer()` returns (nothing when the caller is not streaming
@@ -124,13 +115,13 @@ class MemorySteps:
 
     # ------------------------------------------------------------ checks
 
-    def check_extractor(self, extractor: Any) -> None:
+    def check_extractor(self, scope: MemoryScope, extractor: Any) -> None:
         """Refuse an extraction model that distils other agents' runs only (`extracts_only`), before
         anything is read or written."""
         only = tuple(getattr(extractor, "extracts_only", None) or ())
         if only and self.agent.kind not in only:
             raise ExtractionNotSupported(
-                f"the extraction model {model_label(extractor)} distils {' and '.join(only)} runs only, and this "
+                f"the extraction model {scope.model_name(extractor)} distils {' and '.join(only)} runs only, and this "
                 f"agent's runs are {self.agent.kind!r}: give the {self.agent.kind} agent an extraction model of its "
                 "own (the run scope's extraction model), or its episodes would record nothing it did")
 
@@ -183,7 +174,7 @@ class MemorySteps:
         scope = self._scope(runtime)
         if not scope.use_memory:
             return scope, None
-        self.check_extractor(scope.memory_resources().extractor)
+        self.check_extractor(scope, scope.memory_resources().extractor)
         profile = self.agent.profile(state)
         return scope, task_of(profile, scope, self.agent.search(state, profile))
 
@@ -265,7 +256,7 @@ class MemorySteps:
         if not scope.use_memory:
             return {"artifacts": {}, "outcome": observed.outcome.value}
         res = scope.memory_resources()
-        self.check_extractor(res.extractor)
+        self.check_extractor(scope, res.extractor)
         run_id_of(state)  # before the model is asked: nothing could be stored without it
         task = task_of(self.agent.profile(state), scope)
         record = self.agent.record(state, TaskProfile(summary=task.summary), observed)
@@ -283,7 +274,7 @@ class MemorySteps:
             log.warning("run %s: the extraction model's answer could not be read (%s); the episode is recorded "
                         "from the run itself, without facts or a procedure", state.get("run_id"),
                         "; ".join(result.errors))
-            warnings.append(f"the extraction model ({model_label(res.extractor)}) gave no answer that could be read "
+            warnings.append(f"the extraction model ({scope.model_name(res.extractor)}) gave no answer that could be read "
                             f"({'; '.join(result.errors)}): the episode was recorded from the run itself, without "
                             "facts or a procedure")
             artifacts, settled = record, Settled(observed=observed.outcome, recorded=observed.outcome)
