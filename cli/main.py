@@ -26,6 +26,7 @@ from agent.errors import (
     user_error,
 )
 from agent.progress import is_quiet, progress, set_quiet
+from cli.extras import missing_extra_message
 
 if TYPE_CHECKING:
     from agent.settings import Settings
@@ -97,7 +98,7 @@ def emit(text: str, out_file: Path | None) -> None:
 
 @app.command(epilog=EXIT_CODES_HELP)
 def review(
-    paths: Annotated[list[Path], typer.Argument(help="contract files: .pdf, .txt or .md")],
+    paths: Annotated[list[Path], typer.Argument(help="contract files (.pdf, .txt, .md) or folders of them")],
     fmt: ReportFormat = "text",
     out_file: OutFile = None,
     tenant: Tenant = None,
@@ -115,7 +116,7 @@ def review(
     home: Home = None,
     quiet: Quiet = False,
 ) -> None:
-    """Review contracts and print a report (several files: one report each, progress on stderr).
+    """Review contracts and print a report (several files or a folder: one report each, progress on stderr).
 
     Example: contract-review review a.pdf b.pdf --format html --out review.html --we "Ingram Micro"
     """
@@ -131,6 +132,7 @@ def review(
         raise typer.BadParameter("use text, markdown, json or html", param_hint="--format")
     if we is not None and (not we.strip() or "\n" in we or len(we) > 120):
         raise typer.BadParameter("give buyer, supplier, or a party's name or defined term (one line)", param_hint="--we")
+    paths = contract_files(paths)
     settings = load_settings(home, tenant=tenant, agent=agent, task_type=task_type, domain=domain, model=model)
     context_from_settings(settings)  # crafted ids fail here, before anything is opened or written
     if thread_id is not None:
@@ -176,6 +178,24 @@ def review(
         raise typer.Exit(max(codes))
 
 
+def contract_files(paths: list[Path]) -> list[Path]:
+    """The contracts to review: each file as given, each folder as its .pdf/.txt/.md files
+    (not its sub-folders), in name order. A folder with none of them is bad input (exit 2)."""
+    from tools.contract import SUPPORTED_SUFFIXES
+
+    files: list[Path] = []
+    for path in paths:
+        if not path.is_dir():
+            files.append(path)
+            continue
+        found = sorted((p for p in path.iterdir() if p.suffix.lower() in SUPPORTED_SUFFIXES and p.is_file()),
+                       key=lambda p: p.name)
+        if not found:
+            raise InputError(f"{path}: a folder with no contract in it (no {', '.join(SUPPORTED_SUFFIXES)} files)")
+        files.extend(found)
+    return files
+
+
 def report_incomplete(report: dict) -> int:
     """0 for a complete review; else one line on stderr and the exit code of unusable model output
     (the report is still written: it holds every finding that was recorded)."""
@@ -194,6 +214,8 @@ def file_failure(exc: Exception) -> ContractAgentError:
     failure = user_error(exc)
     if failure is None and _is_connection_error(exc):
         failure = ConfigurationError(connection_message(exc))
+    if failure is None and (missing := missing_extra_message(exc)) is not None:
+        failure = ConfigurationError(missing)
     if failure is None:
         failure = ContractAgentError(f"internal error: {type(exc).__name__}: {exc}")
     failure.__cause__ = failure.__cause__ or exc
@@ -419,6 +441,10 @@ def main(argv: list[str] | None = None) -> int:
             return error.exit_code
         if _is_connection_error(exc):  # e.g. an `ollama:` model with no Ollama server running
             fail(f"error: {connection_message(exc)}")
+            return ConfigurationError.exit_code
+        missing = missing_extra_message(exc)
+        if missing is not None:  # an optional extra this install lacks (`make demo` installs none)
+            fail(f"error: {missing}")
             return ConfigurationError.exit_code
         fail(f"internal error: {type(exc).__name__}: {exc}")
         return 1

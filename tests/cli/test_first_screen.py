@@ -1,0 +1,84 @@
+"""What a first-time user meets: a folder of contracts reviewed, a mistyped --home refused
+instead of read as an empty memory, and a missing optional extra named in one line."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+
+import pytest
+
+from cli.main import main
+from tests.conftest import SAMPLES
+
+
+def _run(argv, capsys):
+    code = main(argv)
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_a_folder_of_contracts_is_reviewed_file_by_file_in_name_order(tmp_path, home, capsys):
+    folder = tmp_path / "inbox"
+    folder.mkdir()
+    for name in ("northwind_msa_02.txt", "northwind_msa_01.txt"):
+        shutil.copy(SAMPLES / name, folder / name)
+    (folder / "notes.docx").write_bytes(b"not a contract type we read")
+    (folder / "sub").mkdir()  # sub-folders are not walked
+    shutil.copy(SAMPLES / "northwind_msa_03.txt", folder / "sub" / "northwind_msa_03.txt")
+    code, out, err = _run(["review", str(folder), "--no-memory", "--format", "json", "--quiet"], capsys)
+    assert code == 0, err
+    reports = json.loads(out)
+    assert [r["contract"] for r in reports] == ["northwind_msa_01.txt", "northwind_msa_02.txt"]
+    assert all(r["outcome"] == "COMPLETED" for r in reports)
+
+
+def test_a_folder_without_contracts_is_bad_input_in_one_line(tmp_path, home, capsys):
+    folder = tmp_path / "empty"
+    folder.mkdir()
+    (folder / "readme.docx").write_bytes(b"x")
+    code, out, err = _run(["review", str(folder), "--no-memory"], capsys)
+    assert code == 2
+    assert out == ""
+    assert err.count("\n") == 1 and "no contract" in err and str(folder) in err
+
+
+@pytest.mark.parametrize("command", [
+    ["memory", "list"], ["memory", "stats"], ["memory", "search", "liability cap"], ["memory", "show", "abc123"],
+    ["memory", "review"], ["memory", "trace", "abc123"], ["memory", "forget", "--run", "abc123"],
+])
+def test_a_missing_home_is_refused_on_read_commands_and_nothing_is_created(command, tmp_path, capsys):
+    typo = tmp_path / "contract-agnet"
+    code, out, err = _run([*command, "--home", str(typo)], capsys)
+    assert code == 3, (out, err)
+    assert err.count("\n") == 1 and "does not exist" in err and str(typo) in err
+    assert not typo.exists()
+
+
+def test_an_existing_home_with_no_memory_yet_still_lists_nothing(tmp_path, capsys):
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    code, out, err = _run(["memory", "list", "--home", str(fresh), "--format", "json"], capsys)
+    assert code == 0, err
+
+
+def test_a_missing_optional_extra_is_named_in_one_line(tmp_path, monkeypatch, capsys):
+    """`bench aws` on a `make demo` install (no dev extra: no moto): the extra to install, not
+    `internal error: No module named 'moto'`."""
+    for name in [m for m in sys.modules if m == "moto" or m.startswith("moto.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "moto", None)
+    code, out, err = _run(["bench", "aws", "--size", "tiny", "--out", str(tmp_path / "out")], capsys)
+    assert code == 3, err
+    assert err.count("\n") == 1, err
+    assert "internal error" not in err and "moto" in err and "[dev]" in err
+
+
+def test_a_model_provider_extra_missing_is_named_for_the_file_it_stopped(tmp_path, home, monkeypatch, capsys):
+    for name in [m for m in sys.modules if m == "langchain_ollama" or m.startswith("langchain_ollama.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "langchain_ollama", None)
+    code, _, err = _run(["review", str(SAMPLES / "northwind_msa_01.txt"), "--model", "ollama:llama3.2"], capsys)
+    assert code == 3, err
+    assert "internal error" not in err and "[ollama]" in err
