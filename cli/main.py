@@ -287,15 +287,17 @@ def demo(
     home: Annotated[Path | None, typer.Option(
         "--home", help="the demo's data folder, emptied first and kept afterwards; it must be empty, new or "
         "an earlier demo's (default: <CONTRACT_AGENT_HOME>/demo)")] = None,
-    show_reports: Annotated[bool, typer.Option("--reports/--no-reports", help="print each review's report")] = True,
+    show_reports: Annotated[bool, typer.Option(
+        "--reports/--no-reports", help="also print each full report (they are always written to <home>/reports/)")] = False,
     fmt: Annotated[str, typer.Option(
         "--format", "-f", help="text | json (one row per run) | markdown (the table, as in the README)")] = "text",
     quiet: Quiet = False,
 ) -> None:
     """Review the sample contracts on a fresh data folder: same-template ones in sequence with memory (and once without, to compare), then the others.
 
-    The memory the demo builds stays in its data folder afterwards (see it with
-    `contract-review memory list --home <folder>`).
+    Prints a line per contract, the comparison table and one sentence of conclusion; the full
+    reports are written to <folder>/reports/. The memory the demo builds stays in its data
+    folder afterwards (see it with `contract-review memory list --home <folder>`).
 
     Example: contract-review demo --no-reports --home /tmp/demo
     """

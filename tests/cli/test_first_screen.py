@@ -82,3 +82,49 @@ def test_a_model_provider_extra_missing_is_named_for_the_file_it_stopped(tmp_pat
     code, _, err = _run(["review", str(SAMPLES / "northwind_msa_01.txt"), "--model", "ollama:llama3.2"], capsys)
     assert code == 3, err
     assert "internal error" not in err and "[ollama]" in err
+
+
+def test_make_demo_fits_a_screen_ends_with_its_conclusion_and_writes_the_reports(tmp_path, capsys):
+    """`make demo` on an 80-column terminal: a line per contract, the table, one computed
+    sentence, and the full reports as files it names (it printed 2,456 lines, table last)."""
+    import io
+
+    from rich.console import Console
+
+    from cli.demo import conclusion, run_demo
+
+    screen = io.StringIO()
+    rows = run_demo(Console(file=screen, width=80), home=tmp_path / "demo", quiet=True)
+    lines = screen.getvalue().splitlines()
+    assert len(lines) < 120, len(lines)
+    contracts = list(dict.fromkeys(r["contract"] for r in rows))
+    progress = [line for line in lines if line.startswith("[")]
+    assert [line.split("]")[0] + "]" for line in progress] == [f"[{i}/{len(contracts)}]" for i in range(1, 17)]
+    assert all(len(line) <= 80 for line in progress), progress
+    text = " ".join(screen.getvalue().split())
+    sentence = conclusion(rows)
+    assert sentence in text and text.index("Same-template reviews in sequence") < text.index(sentence)
+    assert "of the tool calls" in sentence and "%" in sentence
+    reports = sorted((tmp_path / "demo" / "reports").glob("*.md"))
+    assert len(reports) == len(rows) == 25
+    assert f"Full reports (25 Markdown files): {tmp_path / 'demo' / 'reports'}" in text
+    first = (tmp_path / "demo" / "reports" / "northwind_msa_01.memory-on.md").read_text(encoding="utf-8")
+    assert first.startswith("# Contract review: northwind_msa_01")
+    assert "Contract review:" not in screen.getvalue()  # no full report on the screen
+
+
+def test_the_conclusion_is_computed_from_the_rows_not_written_in():
+    from cli.demo import conclusion
+
+    def row(contract, memory, calls, tokens, verdicts):
+        return {"contract": contract, "memory": memory, "tool_calls": calls, "input_tokens": tokens,
+                "output_tokens": 0, "verdicts": verdicts}
+
+    same, other = [["liability_cap", "deviation", "9.1"]], [["liability_cap", "deviation", "9.2"]]
+    rows = [row("northwind_msa_01", "on", 80, 50_000, same), row("northwind_msa_01", "off", 80, 50_000, same),
+            row("northwind_msa_02", "on", 40, 10_000, other), row("northwind_msa_02", "off", 80, 50_000, same),
+            row("skyline_saas_subscription", "on", 50, 30_000, same)]
+    assert conclusion(rows) == ("With memory, the review that followed an earlier contract of their template took "
+                                "50% of the tool calls and 20% of the tokens of the same reviews without memory, "
+                                "and 0 of 1 reached the same verdicts at the same sections.")
+    assert "nothing to compare" in conclusion(rows[:2])
