@@ -371,9 +371,10 @@ def eval_cuad(
 
     Example: contract-review eval cuad --data ../shared/cuad --format json
     """
-    from tools.detection.cuad_eval import evaluate_cuad, format_cuad_report
+    from tools.detection.cuad_eval import cuad_contracts, evaluate_cuad, format_cuad_report
 
-    result = evaluate_cuad(data)
+    with progress("eval cuad", len(cuad_contracts(data))) as steps:
+        result = evaluate_cuad(data, on_contract=lambda name: steps.advance(label=name))
     emit(json.dumps(result, indent=2) if fmt == "json" else format_cuad_report(result), None)
 
 
