@@ -128,3 +128,29 @@ def test_the_conclusion_is_computed_from_the_rows_not_written_in():
                                 "50% of the tool calls and 20% of the tokens of the same reviews without memory, "
                                 "and 0 of 1 reached the same verdicts at the same sections.")
     assert "nothing to compare" in conclusion(rows[:2])
+
+
+def test_bench_tables_keep_every_name_and_figure_whole_at_80_columns():
+    """At 80 columns the benchmark tables cut names to `north…`; now a table too wide for the
+    terminal is shown as a block per row, and one that fits stays a table."""
+    import io
+
+    from rich.console import Console
+
+    from bench.suite import FitTable
+
+    columns = ["sequence", "contract", "tool calls on/off", "model calls on/off", "tokens on/off", "wall s",
+               "recall on/off", "sections on/off", "not worse"]
+    rows = [["northwind_msa", f"northwind_msa_0{i}", "25/84 (30%)", "5/9 stand-in", "15393/54534 (28%)",
+             "0.37/0.26", "1.00/1.00", "0.88/0.88", "yes"] for i in (1, 2)]
+    for width in (80, 60):
+        screen = io.StringIO()
+        Console(file=screen, width=width).print(FitTable("1. Memory-driven improvement", columns, rows))
+        shown = screen.getvalue()
+        assert "…" not in shown and all(len(line) <= width for line in shown.splitlines())
+        for row in rows:
+            for column, cell in zip(columns[1:], row[1:], strict=True):
+                assert f"{column}: {cell}" in shown, (column, cell)
+    wide = io.StringIO()
+    Console(file=wide, width=160).print(FitTable("1. Memory-driven improvement", columns, rows))
+    assert "┃ sequence" in wide.getvalue() and "northwind_msa_02" in wide.getvalue()
