@@ -54,8 +54,6 @@ def _open(home: Path | None, tenant: str | None, agent: str | None, *, record_id
     if home is not None:
         values["home"] = home
     settings = Settings(**values)
-    if reading:
-        require_data_folder(settings)
     try:
         # an id given explicitly is checked as given: `--tenant ""` is refused, not the default
         ns = Namespace(tenant=settings.tenant if tenant is None else tenant,
@@ -63,6 +61,8 @@ def _open(home: Path | None, tenant: str | None, agent: str | None, *, record_id
     except ValueError as exc:
         errors = exc.errors() if hasattr(exc, "errors") else []  # pydantic: the message, not its help URL
         raise ConfigurationError(errors[0]["msg"].removeprefix("Value error, ") if errors else str(exc)) from None
+    if reading:  # after the ids: a crafted id is named as such even where no data folder exists
+        require_data_folder(settings)
     return settings, ns, open_memory(settings.resolved_memory_url())
 
 
