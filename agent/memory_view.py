@@ -16,21 +16,10 @@ reader is `agent.offline.transcript.parse_memory_hints`.
 
 from __future__ import annotations
 
-import re
-
 from memory.block import merged_findings
+from tools.recall import ABSENT, KEY_FINDING, heading_key
 
-KEY_FINDING = re.compile(
-    r"^\s*(?P<type>[a-z0-9_]+)(?: in section (?P<section>[^\s:\"]+)(?: \"(?P<title>[^\"]*)\")?)?: "
-    r"(?P<verdict>standard|fallback|deviation|missing|not_applicable) \((?P<severity>[a-z]+)\)\s*$")
-ABSENT = ("missing", "not_applicable")
-
-
-def heading_key(title: str) -> str:
-    """A heading compared loosely (case, punctuation and spacing aside): how a remembered clause
-    is found again under a new number."""
-    return " ".join(re.findall(r"[a-z0-9]+", title.lower()))
-
+__all__ = ["ABSENT", "KEY_FINDING", "clause_locations", "heading_key"]
 
 def _refs(numbers: list[int]) -> str:
     return "[" + ",".join(str(n) for n in numbers) + "]"
