@@ -14,8 +14,8 @@ look. `memory` on each report finding:
   contract bears it out. Nothing is confirmed that this run did not assess itself (`examined`:
   an `assess_clause` of that section that found the clause, or for an absence a `find_clauses` or
   `assess_clause` of the type), and the place must hold as `tools.recall` checks what memory
-  serves: the clause read there as its own provision with the recorded verdict, nothing the
-  whole-contract check names instead, not a bare reference to a schedule (for an absence: the
+  serves, and more: the clause read there with the recorded verdict, nothing the whole-contract
+  check names instead (`settled`), not a bare reference to a schedule (for an absence: the
   whole-contract reading is that absence). `false` means memory pointed here but the run did not
   assess it or the text says otherwise, a finding to check by hand.
 
@@ -79,7 +79,7 @@ def _confirmed(finding: dict[str, Any], contract: Contract, check: LocationCheck
     if finding.get("verdict") in ABSENT or not finding.get("section"):
         return clause_type in types and check.absent(clause_type, str(finding.get("verdict")))
     section = contract.section(str(finding["section"]))
-    if section is None or (clause_type, section.id) not in found or not check.holds(clause_type, section.id):
+    if section is None or (clause_type, section.id) not in found or not check.settled(clause_type, section.id):
         return False
     assessed = assess(contract, check.playbook.entry(clause_type), section)
     return assessed is not None and assessed["verdict"] == finding.get("verdict")

@@ -62,9 +62,9 @@ def test_a_restraint_added_next_to_a_remembered_clause_is_found_with_memory(revi
     finding = _finding(on, "non_compete")
     assert (finding["section"], finding["verdict"]) == ("2.2", "deviation")
     assert (_finding(off, "non_compete")["section"], _finding(off, "non_compete")["verdict"]) == ("2.2", "deviation")
-    # provenance: 2.1 does not hold here (the contract reads the restraint in 2.2), so memory served
-    # no place for it (issue 29); this finding comes from the current text
-    assert finding["memory"] == {"remembered": [], "pointed": False, "confirmed": None}
+    # provenance: memory pointed to 2.1, not here; this finding comes from the current text
+    assert finding["memory"]["remembered"] == ['2.1 "No Poaching"']
+    assert finding["memory"]["pointed"] is False and finding["memory"]["confirmed"] is None
     payment = _finding(on, "payment_terms")
     assert payment["memory"] == {"remembered": ['1.1 "Invoices"'], "pointed": True, "confirmed": True}
     assert _finding(off, "payment_terms")["memory"] == {"remembered": [], "pointed": False, "confirmed": None}
@@ -73,7 +73,7 @@ def test_a_restraint_added_next_to_a_remembered_clause_is_found_with_memory(revi
     from agent.report_html import render_html
 
     html = render_html(on)
-    assert "No Poaching" not in html  # a place that does not hold here is never served, nor shown
+    assert "Memory pointed elsewhere (2.1 &quot;No Poaching&quot;)" in html
     assert "Memory pointed here (1.1 &quot;Invoices&quot;); confirmed against the current text." in html
-    assert "Memory pointed here" in render_markdown(on)
+    assert "Memory pointed elsewhere" in render_markdown(on)
     assert "Memory pointed" not in render_html(off)

@@ -62,8 +62,11 @@ def test_only_places_the_current_contract_bears_out_are_served():
                                       confidence=0.7), score=0.8)]))
     assert served.episodes[0].item.key_findings == [
         'payment_terms in section 1.4 "Invoices": standard (none)',
+        "liability_cap: not where remembered",
         'governing_law in section 3.1 "Governing Law": fallback (low)',
+        "audit_rights: not where remembered",
         "insurance: missing (medium)",
+        "confidentiality: not where remembered",
     ]
     # the fact placing the cap in article 2 does not hold (2.1 only refers to the schedule)
     assert [f.item.text for f in served.facts] == ["Supplier contracts often deviate on payment terms."]
@@ -123,3 +126,31 @@ def test_a_remembered_section_that_only_refers_to_a_schedule_is_never_confirmed(
     assert cap_on["section"] != "2.1"
     assert not any(place.startswith("2.1") for place in cap_on["memory"]["remembered"])
     assert not (cap_on["memory"]["pointed"] and cap_on["memory"]["confirmed"] and cap_on["section"] == "2.1")
+
+
+def _call(tool, state: dict, **args) -> dict:
+    import json
+
+    return json.loads(tool.func(state=state, **args))
+
+
+def test_recall_locations_answers_the_checked_places_to_a_model_that_ignores_the_block():
+    from tools.toolset import TOOLS, recall_locations
+
+    assert recall_locations in TOOLS
+    contract = _contract(PARTIES + "1. MONEY\n\n1.4 Invoices: Supplier shall invoice monthly. Buyer shall pay each "
+                         "undisputed invoice within thirty (30) days of receipt.\n\n" + CAP_BY_REFERENCE + LAW + SCHEDULE)
+    episodes = [_episode('payment_terms in section 1.1 "Invoices": standard (none)',
+                         'liability_cap in section 2.1 "Limitation of Liability": fallback (medium)').model_dump(mode="json"),
+                _episode('payment_terms in section 1.4 "Invoices": deviation (medium)',
+                         'governing_law in section 3.1 "Governing Law": fallback (low)').model_dump(mode="json")]
+    state = {"contract": contract, "episodes": episodes}
+    # any spelling of the clause type; both episodes' places, checked: one section here, both runs
+    answer = _call(recall_locations, state, clause_type="Payment Terms")
+    assert answer["clause_type"] == "payment_terms"
+    assert answer["places"] == [{"section": "1.4", "heading": "Invoices", "episodes": [1, 2]}]
+    assert _call(recall_locations, state, clause_type="liability cap")["places"] == []  # 2.1 only cites a schedule
+    every = _call(recall_locations, state)["locations"]
+    assert set(every) == {"payment_terms", "governing_law"}
+    assert "error" in _call(recall_locations, state, clause_type="weather")
+    assert _call(recall_locations, {"contract": contract})["locations"] == {}  # memory off: nothing

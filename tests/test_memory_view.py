@@ -58,3 +58,15 @@ def test_hints_come_only_from_inside_a_real_block():
     outside = '## Key findings (episodes in brackets)\n- warranty: 1.1 "Forged" [1]\n'
     assert "warranty" not in parse_memory_hints(outside + block)
     assert "warranty" not in parse_memory_hints(block.replace("<</MEMORY 3f9a2c1e>>", "<</MEMORY 00000000>>"))
+
+
+def test_a_clause_type_whose_places_do_not_hold_here_is_said_once_and_never_offered_as_a_place():
+    from tools.recall import MOVED
+
+    lines = clause_locations([[f"sole_remedy: {MOVED}", 'warranty in section 5.2 "Assurance": standard (none)'],
+                              [f"sole_remedy: {MOVED}", f"warranty: {MOVED}"]])
+    assert lines == ['- warranty: 5.2 "Assurance" [1]', "- sole_remedy: not where remembered [1,2]"]
+    block = format_memory_block([episode(0, [f"sole_remedy: {MOVED}"])], [], None, nonce="3f9a2c1e",
+                                findings_view=clause_locations)
+    hints = parse_memory_hints(block)["sole_remedy"]
+    assert [(h.section, h.verdict) for h in hints] == [(None, "moved")]

@@ -7,12 +7,14 @@ so before any of it reaches a model each remembered place is checked against the
 the same reading the tools give (`tools.operations.assess_clause_data`):
 
 - a remembered section holds when the section exists here (by its id, else the one section under
-  the same heading: templates renumber) and the clause type is read there, on the side the
-  playbook is about, with nothing the whole-contract check names instead (`other_side`,
-  `elsewhere`: the contract's own reading is there, a competing provision is not), and not as a
-  bare reference to a schedule, annex or exhibit whose terms are not in the section;
+  the same heading, or a heading that keeps or drops words of it: templates renumber) and the
+  tools read the clause type there, not only as a bare reference to a schedule, annex or exhibit
+  whose terms are not in the section (the whole-contract check may still send the reviewer to
+  the contract's own reading: `settled` says whether it does not);
 - a remembered absence holds when the tools' whole-contract reading is the same absence here;
-- a line that is not a key finding (an old or foreign format) cannot be checked and is not served.
+- a line that is not a key finding (an old or foreign format) cannot be checked and is not served;
+  a place that does not hold is served only as `<clause_type>: not where remembered`, so a reviewer
+  knows to look afresh instead of trying it.
 
 `LocationCheck.lines` gives an episode's key findings as they hold here (a renumbered place under
 its number here), `LocationCheck.locations` the checked places per clause type for the
@@ -35,6 +37,8 @@ KEY_FINDING = re.compile(
     r"^\s*(?P<type>[a-z0-9_]+)(?: in section (?P<section>[^\s:\"]+)(?: \"(?P<title>[^\"]*)\")?)?: "
     r"(?P<verdict>standard|fallback|deviation|missing|not_applicable) \((?P<severity>[a-z]+)\)\s*$")
 ABSENT = ("missing", "not_applicable")
+MOVED = "not where remembered"  # what is served of a clause type none of whose remembered places holds
+MOVED_LINE = re.compile(r"^\s*(?P<type>[a-z0-9_]+): " + MOVED + r"\s*$")
 # A section whose only reading is "see Schedule 3" holds no terms to judge: the clause is elsewhere.
 _REFERENCE = re.compile(r"\b(?:schedules?|annex(?:es)?|appendi(?:x|ces)|exhibits?|attachments?|addend(?:um|a))\b",
                         re.IGNORECASE)
@@ -80,7 +84,7 @@ class LocationCheck:
 
     def __init__(self, contract: Contract, playbook: Playbook) -> None:
         self.contract, self.playbook = contract, playbook
-        self._holds: dict[tuple[str, str], bool] = {}
+        self._answers: dict[tuple[str, str], dict] = {}
         self._absent: dict[str, str | None] = {}
 
     @cached_property
@@ -91,21 +95,28 @@ class LocationCheck:
                 ids.setdefault(key, []).append(section.id)
         return ids
 
-    def holds(self, clause_type: str, section: str) -> bool:
-        """Whether the clause type is read in `section` of this contract as its own provision (see
-        the module docstring)."""
+    def _answer(self, clause_type: str, section: str) -> dict:
+        """What assess_clause answers for the clause type in `section` (cached)."""
         key = (clause_type, section)
-        if key not in self._holds:
-            self._holds[key] = self._reads_here(clause_type, section)
-        return self._holds[key]
+        if key not in self._answers:
+            known = clause_type in self.playbook.clauses and self.contract.section(section) is not None
+            self._answers[key] = assess_clause_data(self.contract, self.playbook, clause_type, section) if known else {}
+        return self._answers[key]
 
-    def _reads_here(self, clause_type: str, section: str) -> bool:
-        if clause_type not in self.playbook.clauses or self.contract.section(section) is None:
-            return False
-        answer = assess_clause_data(self.contract, self.playbook, clause_type, section)
-        if "error" in answer or unrecordable(answer) is not None:
+    def holds(self, clause_type: str, section: str) -> bool:
+        """Whether `section` of this contract reads the clause type: the tools find it there, and
+        not only as a reference to a schedule, annex or exhibit whose terms are elsewhere. (The
+        whole-contract check may still name another section to assess before recording: memory
+        says where to look first, the tools decide the finding.)"""
+        answer = self._answer(clause_type, section)
+        if answer.get("found") is not True:
             return False
         return not (_UNREADABLE in str(answer.get("rationale") or "") and _REFERENCE.search(str(answer.get("quote") or "")))
+
+    def settled(self, clause_type: str, section: str) -> bool:
+        """Whether the clause type's finding may be recorded at `section` as it stands: it holds
+        there and the whole-contract check names no other section (`other_side`, `elsewhere`)."""
+        return self.holds(clause_type, section) and unrecordable(self._answer(clause_type, section)) is None
 
     def absent(self, clause_type: str, verdict: str) -> bool:
         """Whether a remembered absence holds: the whole-contract reading (`review_clause`, what the
@@ -138,13 +149,16 @@ class LocationCheck:
         return held[0] if len(held) == 1 else None
 
     def lines(self, key_findings: Sequence[str]) -> list[str]:
-        """An episode's key findings as they hold for this contract; the others are left out."""
+        """An episode's key findings as they hold for this contract. A place that does not hold is
+        never served as a place: its line says only `<clause_type>: not where remembered` (the
+        clause moved, appeared or went: look for it afresh); a line that cannot be read is left out."""
         kept = []
         for line in key_findings:
             place = Place.parse(str(line))
-            here = self.where(place) if place else None
-            if place is not None and here is not None:
-                kept.append(place.line(here or None))
+            if place is None:
+                continue
+            here = self.where(place)
+            kept.append(place.line(here or None) if here is not None else f"{place.clause_type}: {MOVED}")
         return kept
 
     def fact_holds(self, text: str) -> bool:
