@@ -47,21 +47,6 @@ def test_a_competing_provision_assessed_first_names_the_contracts_own_reading(st
     assert not silent, f"assessing these sections names no other, though the contract reads the clause elsewhere: {silent}"
 
 
-@pytest.fixture()
-def reviewers(tmp_path):
-    from agent.settings import Settings
-    from graphs.context import forget_cached
-    from graphs.runner import Reviewer, open_checkpointer
-
-    settings = Settings(home=tmp_path / "home")
-    forget_cached("memory")
-    try:
-        with open_checkpointer(settings) as saver:
-            yield Reviewer(settings, saver), Reviewer(settings, saver, use_memory=False)
-    finally:
-        forget_cached("memory")
-
-
 def test_memory_records_the_same_provisions_as_a_review_without_it(reviewers):
     """Three Northwind contracts kept the general cap in 9.2; the fourth adds a supplier's
     indemnity sub-limit in 9.1 that the contract's own reading ranks first. With memory the

@@ -11,8 +11,6 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
-import pytest
-
 from agent.memory_agent import ContractMemoryAgent
 from agent.provenance import annotate
 from memory.graph import Recalled
@@ -90,21 +88,6 @@ def test_nothing_is_confirmed_that_the_run_did_not_assess():
     seen = annotate([finding], episodes, parsed, playbook, examined=assessed)[0]["memory"]
     assert unseen["pointed"] is True and unseen["confirmed"] is False
     assert seen["pointed"] is True and seen["confirmed"] is True
-
-
-@pytest.fixture()
-def reviewers(tmp_path):
-    from agent.settings import Settings
-    from graphs.context import forget_cached
-    from graphs.runner import Reviewer, open_checkpointer
-
-    settings = Settings(home=tmp_path / "home")
-    forget_cached("memory")
-    try:
-        with open_checkpointer(settings) as saver:
-            yield Reviewer(settings, saver), Reviewer(settings, saver, use_memory=False)
-    finally:
-        forget_cached("memory")
 
 
 def test_a_remembered_section_that_only_refers_to_a_schedule_is_never_confirmed(reviewers, tmp_path: Path):
