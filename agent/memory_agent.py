@@ -30,7 +30,7 @@ from agent.offline.progress import finding_line
 from agent.prompts import EXTRACT_INSTRUCTIONS
 from agent.report import final_findings
 from memory.fold import fold
-from memory.graph import MemoryAgent, Observed, Problem, TaskProfile, require
+from memory.graph import MemoryAgent, Observed, Problem, Recalled, TaskProfile, require
 from memory.pii import person_names
 from memory.records import Outcome, RunArtifacts
 from memory.screen import has_instruction
@@ -39,6 +39,7 @@ from tools.arguments import clause_type
 from tools.contract import Contract
 from tools.detection.parties import company_name
 from tools.playbook import Playbook, load_playbook
+from tools.recall import LocationCheck
 
 # The words a contract's title may contribute to the label memory keeps of it: a closed list, so
 # the label can hold no name, number or instruction whatever the title says.
@@ -177,3 +178,18 @@ class ContractMemoryAgent(MemoryAgent):
         if not contract:  # a run recorded without its contract (a benchmark's consolidation alone)
             return []
         return person_names(contract.get("text") or "", scrubber) + person_names(contract.get("name") or "", scrubber)
+
+    def recalled(self, state: Mapping[str, Any], recalled: Recalled) -> Recalled:
+        """Only what holds for this contract (`tools.recall`): each episode keeps the key findings
+        whose place this contract bears out (a renumbered place under its number here), and a
+        fact that places a clause type in a section is served only where that section reads it.
+        A place that does not hold is left out, never offered to be tried. Without a contract (a
+        task typed by a person: `memory search`) there is nothing to check against: all of it."""
+        contract = state.get("contract")
+        if not contract or not contract.get("text"):
+            return recalled
+        check = LocationCheck(Contract.model_validate(contract), _playbook(state))
+        episodes = [scored.model_copy(update={"item": scored.item.model_copy(
+            update={"key_findings": check.lines(scored.item.key_findings)})}) for scored in recalled.episodes]
+        facts = [scored for scored in recalled.facts if check.fact_holds(scored.item.text)]
+        return Recalled(episodes=episodes, facts=facts, procedure=recalled.procedure)

@@ -9,7 +9,9 @@ the episodes that saw it there (best episode first, as retrieved):
     - liability_cap: 8.2 "Financial Ceiling" [1,2]; 7.4 [3]; 9.3 "Limitation of Liability" [4]
     - data_protection: 6.1 "Client Personal Data" [1]; missing (high) [2]
 
-A place without a heading has the heading of the place before it on the line. Lines that are not
+A clause type none of whose remembered places holds for the current contract (`tools.recall`) is
+one line `- sole_remedy: not where remembered [1,2]`. A place without a heading has the heading of
+the place before it on the line. Lines that are not
 key findings in the docs/ARCHITECTURE.md format are shown as memory.block shows them. The
 reader is `agent.offline.transcript.parse_memory_hints`.
 """
@@ -17,20 +19,15 @@ reader is `agent.offline.transcript.parse_memory_hints`.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection, Sequence
 
+from langchain_core.messages import BaseMessage, SystemMessage
+
+from agent.prompts import MEMORY_PREAMBLE
 from memory.block import merged_findings
+from tools.recall import ABSENT, KEY_FINDING, MOVED, MOVED_LINE, heading_key
 
-KEY_FINDING = re.compile(
-    r"^\s*(?P<type>[a-z0-9_]+)(?: in section (?P<section>[^\s:\"]+)(?: \"(?P<title>[^\"]*)\")?)?: "
-    r"(?P<verdict>standard|fallback|deviation|missing|not_applicable) \((?P<severity>[a-z]+)\)\s*$")
-ABSENT = ("missing", "not_applicable")
-
-
-def heading_key(title: str) -> str:
-    """A heading compared loosely (case, punctuation and spacing aside): how a remembered clause
-    is found again under a new number."""
-    return " ".join(re.findall(r"[a-z0-9]+", title.lower()))
-
+__all__ = ["ABSENT", "KEY_FINDING", "UNUSED_AFTER", "clause_locations", "heading_key", "memory_unused", "open_places"]
 
 def _refs(numbers: list[int]) -> str:
     return "[" + ",".join(str(n) for n in numbers) + "]"
@@ -39,13 +36,18 @@ def _refs(numbers: list[int]) -> str:
 def clause_locations(findings_by_episode: list[list[str]]) -> list[str]:
     """The block's key-finding lines for the episodes' key findings (best episode first)."""
     places: dict[str, dict[tuple[str, str], list[int]]] = {}  # type -> (section or verdict, title) -> episodes
+    moved: dict[str, list[int]] = {}  # type -> episodes whose place does not hold here (tools.recall)
     other: list[list[str]] = []
     for number, findings in enumerate(findings_by_episode, start=1):
         unread = []
         for line in findings:
             match = KEY_FINDING.match(line)
             if match is None:
-                unread.append(line)
+                if moved_line := MOVED_LINE.match(line):
+                    episodes = moved.setdefault(moved_line["type"], [])
+                    episodes.extend([number] if number not in episodes else [])
+                else:
+                    unread.append(line)
                 continue
             if match["verdict"] in ABSENT or not match["section"]:
                 where = (f"{match['verdict'] if match['verdict'] in ABSENT else 'missing'} ({match['severity']})", "")
@@ -65,4 +67,78 @@ def clause_locations(findings_by_episode: list[list[str]]) -> list[str]:
             if not absent:
                 last_title = title
         lines.append(f"- {clause_type}: {'; '.join(entries)}")
+    # a clause type none of whose remembered places holds here: said once, never offered as a place
+    lines += [f"- {clause_type}: {MOVED} {_refs(numbers)}" for clause_type, numbers in moved.items()
+              if clause_type not in places]
     return lines + merged_findings(other)
+
+
+_BLOCK = re.compile(r"(<<MEMORY (?P<nonce>[0-9A-Za-z]+)>>)(?P<body>.*?)(<</MEMORY (?P=nonce)>>)", re.DOTALL)
+_TYPE_LINE = re.compile(r"^- (?P<type>[a-z0-9_]+): (?P<places>.*)$")
+_SERVED_SECTION = re.compile(r"(?:^|; )(?P<section>[^\s;\"\[]+)(?: \"[^\"]*\")? \[")
+UNUSED_AFTER = 3  # model steps after which memory the model has not used is no longer sent
+UNUSED_NOTE = "Memory of similar contracts: recall_locations(clause_type) lists where they kept a clause type."
+
+
+def served_places(messages: Sequence[BaseMessage]) -> dict[str, set[str]]:
+    """Per clause type, the sections the memory block of the system prompt lists as places."""
+    places: dict[str, set[str]] = {}
+    for message in messages:
+        if isinstance(message, SystemMessage) and isinstance(message.content, str):
+            for block in _BLOCK.finditer(message.content):
+                for line in block["body"].splitlines():
+                    if match := _TYPE_LINE.match(line):
+                        places.setdefault(match["type"], set()).update(
+                            m["section"] for m in _SERVED_SECTION.finditer(match["places"]) if m["section"] not in ABSENT)
+    return {t: sections for t, sections in places.items() if sections}
+
+
+def memory_unused(messages: Sequence[BaseMessage], examined: Sequence[dict], tools_called: Collection[str],
+                  steps: int) -> bool:
+    """Whether the model has shown, over its first `UNUSED_AFTER` steps, that it does not use the
+    places memory served: it has not asked `recall_locations`, and it has assessed no served place
+    of a clause type before a search for that type showed it (`examined`: what the tools showed,
+    in order, kept by the graph). Such a model is no longer sent the places."""
+    if steps < UNUSED_AFTER or "recall_locations" in tools_called:
+        return False
+    served = served_places(messages)
+    if not served:
+        return False
+    searched: set[str] = set()
+    for entry in examined:
+        if not isinstance(entry, dict):
+            continue
+        clause_type = str(entry.get("clause_type") or "")
+        if entry.get("tool") == "find_clauses":
+            searched.add(clause_type)
+        elif entry.get("tool") == "assess_clause" and clause_type not in searched and \
+                {str(entry.get("asked")), str(entry.get("section"))} & served.get(clause_type, set()):
+            return False
+    return True
+
+
+def _open_block(body: str, done: Collection[str] | None) -> str:
+    return "".join(line for line in body.splitlines(keepends=True)
+                   if not ((match := _TYPE_LINE.match(line.rstrip("\n"))) and (done is None or match["type"] in done)))
+
+
+def open_places(messages: Sequence[BaseMessage], done: Collection[str] | None) -> list[BaseMessage]:
+    """The messages as the reviewer is sent them: in the memory block of the system prompt, the
+    place lines of clause types that already have a finding are left out (a model needs no
+    directions to a clause it has recorded); when `done` is None (a model that does not use
+    memory: `memory_unused`) the preamble and the block give way to one line naming
+    `recall_locations`. The block shrinks as the review goes, so a model that cannot
+    use memory pays for it less; the graph's history is unchanged."""
+    if done is not None and not done:
+        return list(messages)
+    out: list[BaseMessage] = []
+    for message in messages:
+        if isinstance(message, SystemMessage) and isinstance(message.content, str) and "<<MEMORY " in message.content:
+            if done is None:  # not used: one line says where memory is, instead of the whole block
+                content = _BLOCK.sub(lambda m: f"{m[1]}\n{UNUSED_NOTE}\n{m[4]}",
+                                     message.content.replace(MEMORY_PREAMBLE + "\n", ""))
+            else:
+                content = _BLOCK.sub(lambda m: m[1] + _open_block(m["body"], done) + m[4], message.content)
+            message = message.model_copy(update={"content": content})
+        out.append(message)
+    return out

@@ -10,10 +10,17 @@ look. `memory` on each report finding:
   heading, or `missing` / `not_applicable`), best episode first; empty when memory held none.
 - `pointed`: memory named the finding's place (the same section id, or the same heading under a
   new number; for an absent clause, a remembered absence).
-- `confirmed` (only when memory pointed, else null): the current contract bears the place out,
-  checked afresh: the clause is found there with the recorded verdict and no other place sets it
-  worse for the buyer (for an absence: the detector finds no candidate anywhere). `false` means
-  memory pointed here but the text says otherwise, a finding to check by hand.
+- `confirmed` (only when memory pointed, else null): this run looked at the place and the current
+  contract bears it out. Nothing is confirmed that this run did not assess itself (`examined`:
+  an `assess_clause` of that section that found the clause, or for an absence a `find_clauses` or
+  `assess_clause` of the type), and the place must hold as `tools.recall` checks what memory
+  serves, and more: the clause read there with the recorded verdict, nothing the whole-contract
+  check names instead (`settled`), not a bare reference to a schedule (for an absence: the
+  whole-contract reading is that absence). `false` means memory pointed here but the run did not
+  assess it or the text says otherwise, a finding to check by hand.
+
+`remembered` lists what memory served for this contract: the places `agent.memory_agent`'s
+`recalled` check kept (a place the current contract does not bear out is never served).
 """
 
 from __future__ import annotations
@@ -22,9 +29,9 @@ from typing import Any
 
 from agent.memory_view import ABSENT, KEY_FINDING, heading_key
 from tools.contract import Contract
-from tools.detection.clauses import find_candidates
-from tools.detection.review import assess, stronger_elsewhere
+from tools.detection.review import assess
 from tools.playbook import Playbook
+from tools.recall import LocationCheck
 
 
 def remembered_places(episodes: list[dict[str, Any]]) -> dict[str, list[tuple[str, str]]]:
@@ -51,28 +58,47 @@ def _pointed(finding: dict[str, Any], places: list[tuple[str, str]], contract: C
     return any(where == finding["section"] or (here and heading_key(title) == here) for where, title in places)
 
 
-def _confirmed(finding: dict[str, Any], contract: Contract, playbook: Playbook) -> bool:
-    entry = playbook.entry(finding["clause_type"])
+def run_looked(examined: list[dict[str, Any]] | None) -> tuple[set[tuple[str, str]], set[str]]:
+    """What this run looked at itself (the graph's `examined`): (clause type, section) pairs an
+    assessment found the clause in, and the clause types it searched or assessed at all."""
+    found: set[tuple[str, str]] = set()
+    types: set[str] = set()
+    for entry in examined or []:
+        if not isinstance(entry, dict) or entry.get("tool") not in ("assess_clause", "find_clauses"):
+            continue
+        types.add(str(entry.get("clause_type")))
+        if entry.get("tool") == "assess_clause" and entry.get("found"):
+            found |= {(str(entry.get("clause_type")), str(entry[k])) for k in ("section", "asked") if entry.get(k)}
+    return found, types
+
+
+def _confirmed(finding: dict[str, Any], contract: Contract, check: LocationCheck,
+               looked: tuple[set[tuple[str, str]], set[str]]) -> bool:
+    found, types = looked
+    clause_type = finding["clause_type"]
     if finding.get("verdict") in ABSENT or not finding.get("section"):
-        return not find_candidates(contract, entry.id, limit=1)
+        return clause_type in types and check.absent(clause_type, str(finding.get("verdict")))
     section = contract.section(str(finding["section"]))
-    assessed = assess(contract, entry, section) if section else None
-    if assessed is None or assessed["verdict"] != finding.get("verdict"):
+    if section is None or (clause_type, section.id) not in found or not check.settled(clause_type, section.id):
         return False
-    return stronger_elsewhere(contract, entry, assessed) is None
+    assessed = assess(contract, check.playbook.entry(clause_type), section)
+    return assessed is not None and assessed["verdict"] == finding.get("verdict")
 
 
 def annotate(findings: list[dict[str, Any]], episodes: list[dict[str, Any]], contract: Contract | None,
-             playbook: Playbook) -> list[dict[str, Any]]:
-    """The findings, each with its `memory` provenance (see the module docstring)."""
+             playbook: Playbook, examined: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """The findings, each with its `memory` provenance (see the module docstring); `examined` is
+    the run's own record of what it looked at (without it nothing is confirmed)."""
     places = remembered_places(episodes)
+    check = LocationCheck(contract, playbook) if contract is not None else None
+    looked = run_looked(examined)
     out = []
     for finding in findings:
         kept = places.get(finding["clause_type"], [])
         pointed = bool(kept) and contract is not None and _pointed(finding, kept, contract)
         confirmed = None
-        if pointed and contract is not None and finding["clause_type"] in playbook.clauses:
-            confirmed = _confirmed(finding, contract, playbook)
+        if pointed and check is not None and contract is not None and finding["clause_type"] in playbook.clauses:
+            confirmed = _confirmed(finding, contract, check, looked)
         remembered = [f'{where} "{title}"' if title else where for where, title in kept]
         out.append({**finding, "memory": {"remembered": remembered, "pointed": pointed, "confirmed": confirmed}})
     return out

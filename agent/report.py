@@ -73,7 +73,8 @@ def build_report(state: dict[str, Any]) -> dict[str, Any]:
     raw_contract = state.get("contract") or {}
     contract = Contract.model_validate(raw_contract) if raw_contract.get("text") else None
     findings = provenance.annotate(final_findings(state.get("findings") or []),
-                                   [e["item"] for e in state.get("episodes") or []], contract, _playbook(state))
+                                   [e["item"] for e in state.get("episodes") or []], contract, _playbook(state),
+                                   state.get("examined"))
     outcome = run_outcome(state, findings)
     usage = {k: int((state.get("usage") or {}).get(k, 0)) for k in USAGE_FIELDS}
     covered = {f["clause_type"] for f in findings}

@@ -41,6 +41,7 @@ from langgraph.graph.message import REMOVE_ALL_MESSAGES
 from langgraph.prebuilt import ToolNode
 from langgraph.runtime import Runtime
 
+from agent.memory_view import memory_unused, open_places
 from agent.model_errors import cannot_call_tools, raise_for_setup
 from agent.models import history_token_budget, model_name
 from agent.settings import Settings
@@ -240,7 +241,10 @@ def reviewer_step(state: ReviewState, runtime: Runtime[ReviewContext]) -> dict:
     budget = step_budget(settings, state)
     missing = open_types(state)
     try:
-        answer = bound.invoke(messages)
+        # the memory block's places for clause types already recorded are not sent again, and none
+        # once the model has shown it does not use them (agent.memory_view)
+        unused = memory_unused(messages, state.get("examined") or [], state.get("tools_called") or [], steps - 1)
+        answer = bound.invoke(open_places(messages, None if unused else set(clause_types(state)) - set(missing)))
     except Exception as exc:
         raise_for_setup(exc, role="reviewer", model=res.reviewer)  # a setup mistake: exit 3
         if ctx.services.served or settings.checkpointer != "memory":

@@ -42,6 +42,22 @@ def settings(home) -> Settings:
     return Settings(home=home)
 
 
+@pytest.fixture()
+def reviewers(tmp_path):
+    """(with memory, without) reviewers on one fresh data folder and checkpointer: memory off reviews
+    the same contract the way memory on does, for the two to be compared."""
+    from graphs.context import forget_cached
+    from graphs.runner import Reviewer, open_checkpointer
+
+    settings = Settings(home=tmp_path / "home")
+    forget_cached("memory")
+    try:
+        with open_checkpointer(settings) as saver:
+            yield Reviewer(settings, saver), Reviewer(settings, saver, use_memory=False)
+    finally:
+        forget_cached("memory")
+
+
 @pytest.fixture(scope="session")
 def postgres_server():
     """A PostgreSQL server of this test session (one per xdist worker); skips without the binaries."""

@@ -338,8 +338,10 @@ def test_models_runs_every_double_memory_off_and_on_and_counts_what_memory_store
     out = tmp_path / "results"
     assert main(["bench", "models", "--size", "tiny", "--out", str(out), "--data", str(tmp_path / "d")]) == 0
     doc = _json(out, "models")
-    assert [m["model"] for m in doc["models"]] == ["offline", "realistic", "batcher double", "terse double"]
-    assert {m["spec"] for m in doc["models"]} >= {"bench.doubles.batcher:make", "bench.doubles.terse:make"}
+    assert [m["model"] for m in doc["models"]] == ["offline", "realistic", "batcher double", "terse double",
+                                                   "stepwise double"]
+    assert {m["spec"] for m in doc["models"]} >= {"bench.doubles.batcher:make", "bench.doubles.terse:make",
+                                                  "bench.doubles.stepwise:make"}
     for model in doc["models"]:
         runs = model["sequences"][0]["runs"]
         assert [r["contract"] for r in runs] == ["northwind_msa_01", "northwind_msa_02"]
@@ -347,5 +349,5 @@ def test_models_runs_every_double_memory_off_and_on_and_counts_what_memory_store
         summary = model["summary"]
         assert summary["episodes_written"] == 2 and summary["deviations_planted"] > 0
         assert summary["tool_calls_on"] > 0 and len(summary["first_token_ratio"]) == 1
-    terse = doc["models"][-1]["summary"]
+    terse = doc["models"][3]["summary"]
     assert terse["loop_off"]["calls_normalised"] > 0  # its miscased tool names and enums reached the tools

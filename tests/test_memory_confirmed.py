@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 PARTIES = ('SUPPLY AGREEMENT\n\nThis Supply Agreement is made between Alder Mills Inc. ("Client") and Brightline '
            'Pumps LLC ("Vendor").\n\n')
 PAYMENT = ("1. PAYMENT\n\n1.1 Invoices: Vendor shall invoice monthly. Client shall pay each undisputed invoice "
@@ -28,21 +26,6 @@ def _write(folder: Path, name: str, *people: str) -> Path:
     path = folder / f"{name}.txt"
     path.write_text(PARTIES + PAYMENT + "2. PEOPLE AND CONDUCT\n\n" + "\n\n".join(people) + "\n\n" + LAW)
     return path
-
-
-@pytest.fixture()
-def reviewers(tmp_path):
-    from agent.settings import Settings
-    from graphs.context import forget_cached
-    from graphs.runner import Reviewer, open_checkpointer
-
-    settings = Settings(home=tmp_path / "home")
-    forget_cached("memory")
-    try:
-        with open_checkpointer(settings) as saver:
-            yield Reviewer(settings, saver), Reviewer(settings, saver, use_memory=False)
-    finally:
-        forget_cached("memory")
 
 
 def _finding(report: dict, clause_type: str) -> dict:

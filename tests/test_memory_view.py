@@ -58,3 +58,45 @@ def test_hints_come_only_from_inside_a_real_block():
     outside = '## Key findings (episodes in brackets)\n- warranty: 1.1 "Forged" [1]\n'
     assert "warranty" not in parse_memory_hints(outside + block)
     assert "warranty" not in parse_memory_hints(block.replace("<</MEMORY 3f9a2c1e>>", "<</MEMORY 00000000>>"))
+
+
+def test_a_clause_type_whose_places_do_not_hold_here_is_said_once_and_never_offered_as_a_place():
+    from tools.recall import MOVED
+
+    lines = clause_locations([[f"sole_remedy: {MOVED}", 'warranty in section 5.2 "Assurance": standard (none)'],
+                              [f"sole_remedy: {MOVED}", f"warranty: {MOVED}"]])
+    assert lines == ['- warranty: 5.2 "Assurance" [1]', "- sole_remedy: not where remembered [1,2]"]
+    block = format_memory_block([episode(0, [f"sole_remedy: {MOVED}"])], [], None, nonce="3f9a2c1e",
+                                findings_view=clause_locations)
+    hints = parse_memory_hints(block)["sole_remedy"]
+    assert [(h.section, h.verdict) for h in hints] == [(None, "moved")]
+
+
+def _system(block: str):
+    from langchain_core.messages import SystemMessage
+
+    from agent.prompts import reviewer_system_prompt
+
+    return SystemMessage(reviewer_system_prompt(["liability_cap", "warranty", "sole_remedy"], block))
+
+
+def test_places_of_recorded_clause_types_are_not_sent_again_and_unused_memory_gives_way_to_one_line():
+    from langchain_core.messages import HumanMessage
+
+    from agent.memory_view import UNUSED_NOTE, memory_unused, open_places
+
+    block = format_memory_block([episode(0, THIRD)], [], None, nonce="3f9a2c1e", findings_view=clause_locations)
+    messages = [_system(block), HumanMessage("Review it.")]
+    sent = open_places(messages, {"liability_cap"})[0].content
+    assert "- liability_cap:" not in sent and '- warranty: 5.2 "Product Assurance Period" [1]' in sent
+    assert messages[0].content.count("- liability_cap:") == 1  # the graph's own history is unchanged
+    assert open_places(messages, set()) == messages
+    # a model that, three steps in, has assessed no place memory served before searching for it
+    searched_first = [{"tool": "find_clauses", "clause_type": "warranty"},
+                      {"tool": "assess_clause", "clause_type": "warranty", "section": "5.2", "asked": "5.2"}]
+    assert memory_unused(messages, searched_first, ["find_clauses", "assess_clause"], steps=3)
+    assert not memory_unused(messages, searched_first, ["find_clauses"], steps=2)  # too early to tell
+    assert not memory_unused(messages, searched_first[1:], ["assess_clause"], steps=3)  # went to memory's place
+    assert not memory_unused(messages, [], ["recall_locations"], steps=5)  # asked memory through the tool
+    bare = open_places(messages, None)[0].content
+    assert UNUSED_NOTE in bare and "Key findings" not in bare and "Every place was checked" not in bare

@@ -13,7 +13,8 @@ from typing import Any
 
 _TOOLSET_NAMES = frozenset({
     "TOOLS", "Contract", "assess_clause", "detect_all", "find_clauses", "list_sections", "load_contract",
-    "locate_quote", "parse_contract", "read_section", "record_finding", "search_contract", "tool_error_message",
+    "locate_quote", "parse_contract", "read_section", "recall_locations", "record_finding", "search_contract",
+    "tool_error_message",
 })
 
 

@@ -42,6 +42,7 @@ from tools.operations import (
     unrecordable,
 )
 from tools.playbook import Playbook, load_playbook
+from tools.recall import LocationCheck
 
 __all__ = [
     "TOOLS",
@@ -272,6 +273,48 @@ def record_finding(
     return _recorded(result, tool_call_id, "record_finding")
 
 
+RECALL_NOTE = ("places earlier reviews of similar contracts kept the clause type, checked against this contract "
+               "before they are listed: each section reads the clause here and each absence holds here. Assess a "
+               "listed section first (assess_clause with record=true), then record; memory never decides the "
+               "finding. An empty list: memory holds nothing that is true here, use find_clauses")
+
+
+def _remembered(state: dict[str, Any]) -> list[list[str]]:
+    """The key findings of the episodes recalled for this run, best first (`state["episodes"]`:
+    already checked by the memory step; checked again here, so the tool holds on its own)."""
+    found = []
+    for scored in (state or {}).get("episodes") or []:
+        item = scored.get("item") if isinstance(scored, dict) else None
+        if isinstance(item, dict):
+            found.append([str(line) for line in item.get("key_findings") or []])
+    return found
+
+
+@tool
+def recall_locations(
+    state: Annotated[dict, InjectedState],
+    clause_type: _optional("a clause type of the playbook; omit for every clause type memory holds") = None,
+) -> str:
+    """Where earlier reviews of similar contracts kept a clause type, checked against this
+    contract: a list of sections (with their heading here and the past reviews that kept it there)
+    that read the clause in this contract, or an absence this contract shares. Use it to know
+    where to look first; assess the section before recording. Empty when memory is off or holds
+    nothing that is true for this contract."""
+    contract = _contract(state)
+    if contract is None:
+        return _json(_NO_CONTRACT)
+    playbook = _playbook(state)
+    locations = LocationCheck(contract, playbook).locations(_remembered(state))
+    if clause_type is None:
+        return _json({"locations": locations, "note": RECALL_NOTE})
+    name = _run_clause_type(arguments.clause_type(clause_type, DETECTABLE_CLAUSE_TYPES, _titles(_default_playbook())),
+                            playbook)
+    if name not in playbook.clauses:
+        return _json({"error": f"unknown clause type {clause_type!r}",
+                      "fix": f"call recall_locations with one of: {', '.join(playbook.clause_types)}, or without clause_type"})
+    return _json({"clause_type": name, "places": locations.get(name, []), "note": RECALL_NOTE})
+
+
 def examined_entry(tool: str, result: dict, *, asked: str = "", contract: Contract | None = None) -> dict:
     """What a find_clauses or assess_clause answer showed, kept in the graph's `examined` state
     (outside the messages, which compression replaces): record_finding checks other_side and
@@ -335,7 +378,7 @@ def _recorded(finding: dict, tool_call_id: str, name: str, base: dict | None = N
     return Command(update={**(extra or {}), "findings": [kept], "messages": [message]})
 
 
-TOOLS = [list_sections, read_section, search_contract, find_clauses, assess_clause, record_finding]
+TOOLS = [list_sections, read_section, search_contract, find_clauses, assess_clause, record_finding, recall_locations]
 _BY_NAME = {t.name: t for t in TOOLS}
 _LONG_ENUM = 8  # enums longer than this are spelled out only when that argument was wrong
 

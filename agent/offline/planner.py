@@ -17,7 +17,9 @@ turn is a phase of parallel calls.
   are assessed in the same turn (one call more, one turn less: every turn re-sends the history);
   if both hold the clause, the place of the most trusted episode (completed first, then the most
   similar; never the most recent as such) is recorded. A remembered place the listing shows this
-  contract lacks (another template's numbering) is dropped without a call. Memory never ends the
+  contract lacks (another template's numbering) is dropped without a call; a type the block marks
+  "not where remembered" (memory's places checked and found wrong here) is explored detector first,
+  without the listing and the reading. Memory never ends the
   search: an assessment that names `elsewhere` or `other_side` (assess_clause's whole-contract
   check) sends the reviewer to that section before anything is recorded.
   If the clause is in none of them (or they do not exist here): the section the rejecting
@@ -170,12 +172,15 @@ def _detector_empty(tp: TypeProgress) -> bool:
     return any(c.ok and c.result.get("found") is False and c.result.get("candidates") == [] for c in tp.assessments)
 
 
-def _cold(tp: TypeProgress, progress: Progress, hint: Hint | None, remembered: list[str]) -> Decision:
-    """Explore for the type. After wrong remembered sections (`remembered` non-empty) the listing
-    and the reading are skipped: memory gave the orientation, and assess_clause quotes anyway;
-    the section the rejecting assessment names is assessed first, before any find_clauses (one
-    turn less when a remembered clause moved)."""
-    if not remembered and not progress.listed and len(progress.listings) < 2:
+def _cold(tp: TypeProgress, progress: Progress, hint: Hint | None, remembered: list[str], *,
+          moved: bool = False) -> Decision:
+    """Explore for the type. After wrong remembered sections (`remembered` non-empty), or when the
+    block says memory's places for the type do not hold here (`moved`), the listing and the
+    reading are skipped: memory gave the orientation, and assess_clause quotes anyway; the section
+    the rejecting assessment names is assessed first, before any find_clauses (one turn less when
+    a remembered clause moved)."""
+    oriented = bool(remembered) or moved
+    if not oriented and not progress.listed and len(progress.listings) < 2:
         return [Call("list_sections", {})]
     if remembered and not tp.finds and all(s in tp.assessed_sections() for s in remembered):
         if not [c for c in tp.assessments if c.answered and c.args.get("section") not in remembered]:
@@ -184,7 +189,7 @@ def _cold(tp: TypeProgress, progress: Progress, hint: Hint | None, remembered: l
                 return [_assess(tp, suggestion)]
     # the remembered places' rejections carry the detector's ranking: when it is empty the
     # detector has nothing anywhere, so the search is asked together with find_clauses
-    calls = _explore(tp, detector_first=bool(remembered) and not _detector_empty(tp))
+    calls = _explore(tp, detector_first=oriented and not _detector_empty(tp))
     if calls:
         return calls
     if tp.find_result() is None and tp.search_result() is None:
@@ -205,7 +210,7 @@ def _cold(tp: TypeProgress, progress: Progress, hint: Hint | None, remembered: l
             return GiveUp(f"assess_clause kept failing: {cold_tries[-1].error}")
         return _missing(tp, hint)
     best = ranked[0]
-    if not remembered and not progress.read_ok(best) and not progress.read_failed(best):
+    if not oriented and not progress.read_ok(best) and not progress.read_failed(best):
         return [Call("read_section", {"section": best})]
     return [_assess(tp, best)]
 
@@ -248,7 +253,10 @@ def decide(tp: TypeProgress, progress: Progress, hints: list[Hint]) -> Decision:
         return None
     if len(tp.errors()) >= MAX_FAILURES_PER_TYPE:
         return GiveUp(f"too many tool errors, last: {tp.errors()[-1]}")
-    hints = ranked_hints(hints)
+    # memory's places for the type do not hold here ("not where remembered"): none is tried, and
+    # the search starts with the detector, as after a remembered place that proved wrong
+    moved = bool(hints) and all(h.verdict == "moved" for h in hints)
+    hints = ranked_hints([h for h in hints if h.verdict != "moved"])
     hint = hints[0] if hints else None
     pending = [s for s in tp.redirects() if s not in tp.assessed_sections()]
     if pending:
@@ -287,7 +295,7 @@ def decide(tp: TypeProgress, progress: Progress, hints: list[Hint]) -> Decision:
     # a remembered place tried before the listing showed it does not exist is still memory's try,
     # not one of the exploration's
     tried = [s for s in named if s in tp.assessed_sections() and s not in remembered]
-    return _cold(tp, progress, hint, remembered + tried)
+    return _cold(tp, progress, hint, remembered + tried, moved=moved)
 
 
 @dataclass(frozen=True)

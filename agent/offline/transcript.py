@@ -28,7 +28,8 @@ _BLOCK_RE = re.compile(r"<<MEMORY ([0-9A-Za-z]+)>>\n?(.*?)<</MEMORY \1>>", re.DO
 _EPISODE_RE = re.compile(r"^\[(?P<n>\d+)\] similarity (?P<sim>-?[\d.]+) \| (?P<outcome>[A-Z]+) \|")
 _PLACES_RE = re.compile(r"^-\s*(?P<type>[a-z0-9_]+): (?P<places>.+)$")
 _PLACE_RE = re.compile(
-    r"(?:(?P<absent>missing|not_applicable) \((?P<severity>[a-z]+)\)|(?P<section>[^\s;\"\[]+)(?: \"(?P<title>[^\"]*)\")?)"
+    r"(?:(?P<moved>not where remembered)|(?P<absent>missing|not_applicable) \((?P<severity>[a-z]+)\)"
+    r"|(?P<section>[^\s;\"\[]+)(?: \"(?P<title>[^\"]*)\")?)"
     r" \[(?P<eps>[\d,]+)\]")
 
 REVIEW_TOOLS = ("list_sections", "read_section", "search_contract", "find_clauses", "assess_clause", "record_finding")
@@ -67,11 +68,13 @@ def parse_memory_hints(text: str) -> dict[str, list[Hint]]:
                 continue
             title = ""
             for place in _PLACE_RE.finditer(places["places"]):
-                if not place["absent"] and place["title"] is not None:
+                if place["section"] and place["title"] is not None:
                     title = place["title"]
                 for number in (int(n) for n in place["eps"].split(",") if n):
                     similarity, outcome = episodes.get(number, (0.0, ""))
-                    if place["absent"]:
+                    if place["moved"]:  # memory's places for it do not hold here: look afresh
+                        hint = Hint(places["type"], None, "moved", "", number, similarity=similarity, outcome=outcome)
+                    elif place["absent"]:
                         hint = Hint(places["type"], None, "missing", place["severity"], number,
                                     similarity=similarity, outcome=outcome)
                     else:

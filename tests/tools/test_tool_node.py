@@ -37,6 +37,7 @@ def test_tool_names_and_model_visible_arguments_match_the_architecture():
         "find_clauses": {"clause_type"},
         "assess_clause": {"clause_type", "section", "record"},
         "record_finding": {"clause_type", "verdict", "severity", "recommendation", "section", "quote", "rationale"},
+        "recall_locations": {"clause_type"},
     }
     assert all(t.description for t in TOOLS)
 

@@ -275,8 +275,10 @@ def stronger_elsewhere(contract: Contract, entry: PlaybookEntry, finding: dict) 
     the reading of another place that should speak for the clause type instead, or None.
 
     Another place speaks instead when it is the contract's strongest reading of the clause (what
-    `review_clause` gives) and reads it differently (the remembered place held a weaker mention,
-    or the clause moved: the same verdict in both places leaves the looked-at place alone), or
+    `review_clause` gives) and is another provision or reads it differently (the remembered place
+    held a weaker mention, a competing provision such as an indemnity's sub-limit beside the
+    general cap, or the clause moved): where two provisions compete, the contract chooses, never
+    the place looked at first (issue 29: memory must not decide which provision is the finding), or
     when it imposes a burden on the buyer (SEPARATE_PROVISIONS: a restraint, a waiver ...) worse
     than `finding` wherever it stands (a clause added next to the one looked at); the worse for
     the buyer first. Only readings with a readable value count, and burdens only on the side the
@@ -288,7 +290,7 @@ def stronger_elsewhere(contract: Contract, entry: PlaybookEntry, finding: dict) 
     strongest = _strongest(entry, assessed)
     rank = BUYER_RISK.get(finding["verdict"], 3)
     burdens = [a for a in assessed if metric in SEPARATE_PROVISIONS and BUYER_RISK.get(a["verdict"], 3) < rank]
-    contrary = [strongest] if strongest["verdict"] != finding["verdict"] else []
+    contrary = [strongest] if (strongest["verdict"], strongest["section"]) != (finding["verdict"], finding["section"]) else []
     pool = [a for a in [*burdens, *contrary]
             if (a["end"] <= finding["start"] or a["start"] >= finding["end"])
             and (a is strongest or stance.matches_interest(metric, a["binds"], a["protects"]))
