@@ -62,7 +62,7 @@ _SIGNED_NAME = re.compile(rf"(?i:by)[ \t]*:[ \t]*/s/[ \t]*(?P<v>{_FULL_NAME})")
 _HONORIFIC_NAME = re.compile(
     rf"\b(?P<v>{_HONORIFIC}[ \t]+{_NAME_WORD}(?:{_NEXT_NAME_PART}){{0,3}})"
 )
-_INDIVIDUAL = re.compile(rf"(?P<v>{_FULL_NAME})(?=,\s*(?:an individual|individually)\b)")
+_INDIVIDUAL = re.compile(rf"(?<![\w'’-])(?P<v>{_FULL_NAME})(?=,\s*(?:an individual|individually)\b)")
 
 _STREET_SUFFIX = (
     r"(?:Street|St\.|Road|Rd\.|Avenue|Ave\.|Drive|Lane|Boulevard|Blvd\.|Parkway|Pkwy\.|Way|Place|"
@@ -70,8 +70,8 @@ _STREET_SUFFIX = (
 )
 _CAP_WORD = r"[A-Z][A-Za-z'.-]*"
 _UNIT = r"(?:,?[ \t]*(?:Suite|Ste\.|Unit|Floor|Building|Bldg\.|Apt\.|#)[ \t]*[\w-]+)"
-_US_CITY_STATE_ZIP = (
-    r"[A-Z][a-z]+(?:[ \t][A-Z][a-z]+)*,[ \t](?:A[KLRZ]|C[AOT]|D[CE]|FL|GA|HI|I[ADLN]|K[SY]|LA|M[ADEINOST]|"
+_US_CITY_STATE_ZIP = (  # a city of at most four words: bounded, so a line of capitalised words is read once
+    r"(?<![A-Za-z])[A-Z][a-z]+(?:[ \t][A-Z][a-z]+){0,3},[ \t](?:A[KLRZ]|C[AOT]|D[CE]|FL|GA|HI|I[ADLN]|K[SY]|LA|M[ADEINOST]|"
     r"N[CDEHJMVY]|O[HKR]|PA|RI|S[CD]|T[NX]|UT|V[AT]|W[AIVY])[ \t]\d{5}(?:-\d{4})?\b"
 )
 _UK_POSTCODE = r"\b[A-Z]{1,2}\d[A-Z\d]?[ \t]\d[A-Z]{2}\b"

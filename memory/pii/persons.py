@@ -63,7 +63,8 @@ _NEIGHBOURS = frozenset(
     mr mrs ms miss mx dr prof sir madam
     """.split()
 )
-_WORD_BEFORE = re.compile(rf"([{_UP}][\w'’.-]*)[ \t]+$")
+_WORD_BEFORE = re.compile(rf"(?<![\w'’.-])([{_UP}][\w'’.-]*)[ \t]+$")
+_LOOK_BACK = 80  # characters read before a pair for a capitalised neighbour (bounded: linear time)
 _WORD_AFTER = re.compile(rf"[ \t]+([{_UP}][\w'’-]*)")
 _IDENTIFIER = re.compile(r"(?<![\w.-])[\w]+(?:[_.-][\w]+)+")
 _FILE_NAME = re.compile(r"\.(?:pdf|txt|docx?|rtf|odt|md|html?|xml|json|eml|msg|png|jpe?g|tiff?)$", re.IGNORECASE)
@@ -73,7 +74,8 @@ _COMPANY_FORM = (
     r"|Pty\b|S\.p\.A\.|S\.r\.l\.|Group\b|Holdings\b|Foundation\b|Partners\b|Associates\b|Trust\b|Bank\b|University\b)"
 )
 _COMPANY_AFTER = re.compile(rf"[ \t]*(?:,[ \t]*)?{_COMPANY_FORM}", re.IGNORECASE)
-_COMPANY_ANYWHERE = re.compile(rf"(?:[ \t]*,[ \t]*|[ \t]+){_COMPANY_FORM}", re.IGNORECASE)
+# starts at the first blank of a run only (the look-behind), so a long run of blanks is read once
+_COMPANY_ANYWHERE = re.compile(rf"(?<![ \t,])(?:[ \t]*,[ \t]*|[ \t]+){_COMPANY_FORM}", re.IGNORECASE)
 _WORDS_BEFORE = re.compile(rf"(?:[{_UP}][\w&'’.-]*[ \t]+){{0,3}}[{_UP}][\w&'’.-]*$")
 
 # Words that end or start a capitalised pair that is not a person: organisations, places, streets,
@@ -180,7 +182,8 @@ def person_spans(text: str) -> Iterator[tuple[int, int]]:
 def _in_longer_name(text: str, start: int, end: int) -> bool:
     """Whether a capitalised word other than a connector, cue, label or role stands right before
     or after the pair on its line."""
-    line_start = text.rfind("\n", 0, start) + 1
+    floor = max(0, start - _LOOK_BACK)
+    line_start = max(text.rfind("\n", floor, start) + 1, floor)
     before = _WORD_BEFORE.search(text, line_start, start)
     after = _WORD_AFTER.match(text, end)
     return any(m is not None and not _neighbour(m.group(1)) for m in (before, after))
