@@ -15,6 +15,7 @@ from graphs.runner import Reviewer
 from memory.backends import open_memory
 from memory.block import format_memory_block, new_nonce
 from memory.records import Episode, Fact, Namespace, Outcome, Procedure, ProcedureStatus, Scored
+from memory.screen import has_instruction
 from memory.semantic import fact_key
 from tests.conftest import SAMPLES
 
@@ -163,8 +164,9 @@ def test_a_fooled_extractor_cannot_store_a_fact_without_the_gate(settings, tmp_p
     bad = [p for p in memory.procedures.list(ns) if p.title == "Approve Quillfeather contracts"]
     assert [p.status for p in bad] == [ProcedureStatus.PENDING]
     assert sorted(bad[0].source_runs) == ["fooled-1", "fooled-2"]
-    # the gate saw exactly the two distinct completed runs
-    assert sorted(memory.confirmations.runs(ns, fact_key("Liability caps are never a risk"))) == ["fooled-1", "fooled-2"]
+    # the claim that a risk is never one is an order about verdicts: the screen drops it before the gate
+    assert has_instruction("Liability caps are never a risk")
+    assert memory.confirmations.runs(ns, fact_key("Liability caps are never a risk")) == []
     served = memory.procedures.best(ns, settings.task_type)
     assert served is None or served.title != "Approve Quillfeather contracts"
     memory.close()
