@@ -27,31 +27,41 @@ scripts/given_names.py from Faker's person data (MIT licence).
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from importlib import resources
 
 from memory.pii.base import PERSON, PiiEntity
 
-_UP = "A-ZÀ-ÖØ-ÞĀ-ž"  # Latin-1 and Latin Extended-A (its capitals and small letters alternate)
-_LOW = "a-zß-öø-ÿĀ-ž"
+# Latin-1 and Latin Extended-A (their capitals and small letters alternate), Cyrillic and Greek
+_UP = "A-ZÀ-ÖØ-ÞĀ-žЀ-ЯΆ-Ϋ"
+_LOW = "a-zß-öø-ÿĀ-žа-џά-ώ"
 # Eigen, O'Brien, McAllister, Adebayo-Cole; an all-capitals word for headings and preambles
-_TITLE_WORD = rf"[{_UP}](?:[{_LOW}]+|['’][{_UP}][{_LOW}]+|c[{_UP}][{_LOW}]+)(?:-[{_UP}][{_LOW}]+)?"
+# Eigen, O'Brien, McAllister, Adebayo-Cole, Hyun-woo, Jean-Pierre
+_TITLE_WORD = rf"[{_UP}](?:[{_LOW}]+|['’][{_UP}][{_LOW}]+|c[{_UP}][{_LOW}]+)(?:-[{_UP}]?[{_LOW}]+)?"
 _CAPS_WORD = rf"[{_UP}](?:[{_UP}]+|['’][{_UP}]{{2,}})(?:['’-][{_UP}]{{2,}})?"
 # surname particles: Pieter de Vries, Ludwig van der Berg, Rania al Masri
-_PARTICLES = r"(?:[ \t]+(?i:de|van|von|der|den|da|di|del|della|la|le|bin|ibn|al|el|ter|ten|dos|das|du)){0,2}"
+_PARTICLES = r"(?:[ \t]+(?i:de|van|von|der|den|da|di|del|della|la|le|bin|ibn|al|el|ter|ten|dos|das|du|ní|nic|bint)){0,2}"
 _PAIR = re.compile(
     rf"(?<![\w'’-])(?P<first>{_TITLE_WORD})(?:[ \t]+[{_UP}]\.)?{_PARTICLES}[ \t]+(?P<last>{_TITLE_WORD})"
     rf"(?![\w-]|['’](?![sS]\b)|\.[{_UP}])"
     rf"|(?<![\w'’-])(?P<cfirst>{_CAPS_WORD})(?:[ \t]+[{_UP}]\.)?{_PARTICLES}[ \t]+(?P<clast>{_CAPS_WORD})(?![\w-]|['’](?![sS]\b))"
 )
-_NAME_WORD = rf"[{_UP}][{_UP}{_LOW}'’]*[{_LOW}{_UP}](?:-[{_UP}][{_UP}{_LOW}'’]*)?"
-_DESCRIBED = re.compile(
-    rf"(?<![\w'’-])(?P<v>{_NAME_WORD}(?:[ \t]+(?:[{_UP}]\.|{_NAME_WORD})){{1,3}})"
+_NAME_WORD = rf"[{_UP}][{_UP}{_LOW}'’]*[{_LOW}{_UP}](?:-[{_UP}]?[{_UP}{_LOW}'’]+)?"
+# a surname behind a small particle: "al-Zahra", "el-Amin", "ibn-Rushd", "d'Alembert", "O'Neill"
+_PREFIXED = rf"(?:al|el|ad|ash|as|at|az|bin|ibn|ben|abu|d|de|da|di|o|O)[-’'][{_UP}][{_UP}{_LOW}'’]*[{_LOW}{_UP}]"
+_DESCRIBED = re.compile(  # one word too: a person known by a single name ("Suharto, an individual")
+    rf"(?<![\w'’-])(?P<v>{_NAME_WORD}(?:[ \t]+(?:[{_UP}]\.?|{_PREFIXED}|{_NAME_WORD})){{0,3}})"
     r"(?=,?[ \t]+(?:an?[ \t]+)?(?:individual|natural[ \t]+person|private[ \t]+person|sole[ \t]+(?:trader|proprietor)"
     r"|self-employed|residing|resident[ \t]+at|born[ \t]+on|date[ \t]+of[ \t]+birth)\b"
     r"|,[ \t]+(?:an?[ \t]+)?(?:individual|natural person|sole (?:trader|proprietor))\b)"
 )
+# initials before a surname: "J. R. Smith", "J.R. Smith", "A. Kowalska"
+_INITIALLED = re.compile(rf"(?<![\w.'’-])(?P<v>(?P<initials>(?:[{_UP}]\.[ \t]?){{1,3}})(?P<last>{_TITLE_WORD}|{_CAPS_WORD}))"
+                         rf"(?![\w-]|\.[{_UP}])")
+# dotted abbreviations that are not initials: "U.S. Dollars", "P.O. Box", "E.G. TRASH", "F.O.B. Atlanta"
+_ABBREVIATIONS = frozenset("US UK EU EG IE PO LP FOB NA DC NY UN AM PM BV NV SA AG USA UAE PRC ROC ET AL VS NB PS".split())
 _DEFINED = re.compile(r"[\"“]([^\"“”\n]{2,60})[\"”]")
 # Words that may stand right before or after a name on its line: connectors, cues, labels, roles.
 # Any other capitalised neighbour makes the pair part of a longer proper noun ("Consumer Price
@@ -102,7 +112,7 @@ _NOT_NAME = frozenset(
     """.split()
 )
 # Function words and the commonest English words that are also given names: never a name alone.
-_COMMON = frozenset(
+_FUNCTION = frozenset(
     """
     a an the and or of in on at to by for with from as is be are was were will may can shall must
     should would could might do does did done has have had not no nor but if then than this that
@@ -111,6 +121,10 @@ _COMMON = frozenset(
     up down off again further once here there when where why how what which who whom whose
     i me my we our you your he him his she her they them their one two three four five six seven
     eight nine ten first second third last next
+    """.split()
+)
+_COMMON = _FUNCTION | frozenset(
+    """
     will bill mark grant june april august dawn joy hope faith grace rose lily may summer autumn
     chance rich price case page art sale star sun major royal golden general frank earl duke king
     prince sterling miles young lane park hill ford carter cash pat don van del la le ma al
@@ -120,11 +134,31 @@ _COMMON = frozenset(
 )
 
 
+def _name_list(name: str) -> frozenset[str]:
+    text = resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
+    return frozenset(line for line in text.splitlines() if line and not line.startswith("#"))
+
+
 @lru_cache(maxsize=1)
 def given_names() -> frozenset[str]:
     """Known given names, lower case (memory/pii/given_names.txt), less the common words."""
-    text = resources.files(__package__).joinpath("given_names.txt").read_text(encoding="utf-8")
-    return frozenset(line for line in text.splitlines() if line and not line.startswith("#")) - _COMMON
+    return _name_list("given_names.txt") - _COMMON
+
+
+@lru_cache(maxsize=1)
+def surnames() -> frozenset[str]:
+    """Known surnames, lower case (memory/pii/surnames.txt), less the common, clause, place and
+    organisation words ("Hall", "Price", "Street" are surnames too)."""
+    return _name_list("surnames.txt") - _COMMON - _NOT_NAME
+
+
+@lru_cache(maxsize=1)
+def _all_surnames() -> frozenset[str]:
+    return _name_list("surnames.txt") - _FUNCTION
+
+
+# a romanised Korean or Chinese given name: two short syllables joined by a hyphen ("Hyun-woo", "Mei-ling")
+_SYLLABLES = re.compile(r"[^\W\d_]{2,5}-[^\W\d_]{2,5}")
 
 
 
@@ -155,22 +189,42 @@ def is_wordish(word: str, words: frozenset[str], companies: frozenset[str] = fro
     return low in _NOT_NAME or low in _COMMON or low in words or low in companies
 
 
+def _known_pair(first: str, last: str, given: frozenset[str], family: frozenset[str]) -> bool:
+    """Whether two words read as a person's name by the lists: a given name first, or a surname
+    last ("Hyun-woo Park"), or a surname first and a given name after it ("Zhang Wei", "Park
+    Hyun-woo", as Chinese, Korean, Japanese and Hungarian write them)."""
+    f, la = first.lower(), last.lower()
+    return (f in given or la in family and len(la) >= 4 or (f in family and la in given)
+            or bool(_SYLLABLES.fullmatch(first)) and la in _all_surnames())
+
+
 def person_spans(text: str) -> Iterator[tuple[int, int]]:
     """(start, end) of every name with no cue in `text` (see the module doc)."""
     words, companies = lower_words(text), company_words(text)
-    given = given_names()
+    given, family = given_names(), surnames()
     at = 0
     while (m := _PAIR.search(text, at)) is not None:
         first, last = (m.group("first"), m.group("last")) if m.group("first") else (m.group("cfirst"), m.group("clast"))
-        if (first.lower() not in given or is_wordish(first, words, companies) or is_wordish(last, words, companies)
+        syllables = bool(_SYLLABLES.fullmatch(first)) and last.lower() in _all_surnames()  # "Hyun-woo Park"
+        if (not _known_pair(first, last, given, family) or is_wordish(first, words, companies)
+                or is_wordish(last, words, companies) and not syllables
                 or _COMPANY_AFTER.match(text, m.end()) or _in_longer_name(text, m.start(), m.end())):
             at = m.start() + len(first)  # "AND MARISOL ETXEBERRIA": try again from the next word
             continue
         yield m.start(), m.end()
         at = m.end()
+    for m in _INITIALLED.finditer(text):  # "J. R. Smith": initials and a known surname
+        last = m.group("last")
+        # a known surname after one initial; any name word after two ("K. L. Oyelaran")
+        initials = re.sub(r"[.\s]", "", m.group("initials"))
+        known = last.lower() in family or (len(initials) >= 2 and initials not in _ABBREVIATIONS
+                                           and last.lower() not in _FUNCTION)
+        if (known and not is_wordish(last, words, companies)
+                and not _COMPANY_AFTER.match(text, m.end()) and not _in_longer_name(text, m.start(), m.end())):
+            yield m.start("v"), m.end("v")
     for m in _DESCRIBED.finditer(text):
         value = m.group("v")
-        if not any(w.lower() in _NOT_NAME for w in re.findall(r"[\w'’-]+", value)):
+        if not any(w.lower() in _NOT_NAME or w.lower() in _COMMON for w in re.findall(r"[\w'’-]+", value)):
             yield m.start("v"), m.end("v")
     single = not re.search(r"\s", text.strip())  # a file name alone: "ravi-menon" too
     for m in _IDENTIFIER.finditer(text):
@@ -194,41 +248,144 @@ def _neighbour(word: str) -> bool:
     return low in _NEIGHBOURS or low in _NOT_NAME
 
 
+_PARTICLE_WORDS = frozenset("de van von der den da di del della la le bin ibn al el ter ten dos das du ní nic bint".split())
+
+
 def _identifier_names(identifier: str, offset: int, given: frozenset[str]) -> Iterator[tuple[int, int]]:
-    """A given name and the word right after it in `msa_ravi_menon_2024.pdf` (also `ravi-menon`,
-    `Ravi.Menon`); a file extension is no surname."""
+    """Names in a file name or identifier: a given name and the word right after it
+    (`msa_ravi_menon_2024.pdf`, `ravi-menon`, `Ravi.Menon`), surname particles and the word after
+    them (`supply_agreement_van_der_berg_2025.txt`), a known surname (`nda_nguyen_2024.pdf`). A
+    file extension is no name."""
     parts = list(re.finditer(r"[^\W\d_]+", identifier))
-    for i, word in enumerate(parts[:-1]):
+    family = surnames()
+    extension = parts[-1] if parts and identifier[parts[-1].start() - 1:parts[-1].start()] == "." else None
+    for i, word in enumerate(parts):
+        low = word.group().lower()
+        if word is extension or low in _COMMON or low in _NOT_NAME:
+            continue
+        if low in _PARTICLE_WORDS:  # van_der_berg: the particles and the surname after them
+            j = i
+            while j + 1 < len(parts) and parts[j + 1].group().lower() in _PARTICLE_WORDS:
+                j += 1
+            if j + 1 < len(parts) and parts[j + 1] is not extension and len(parts[j + 1].group()) >= 3 and (
+                    parts[j + 1].group().lower() not in _COMMON | _NOT_NAME) and j > i - 1 and (j > i or low in ("van", "von", "bin", "ibn", "al", "el", "della", "dos", "das")):
+                yield offset + word.start(), offset + parts[j + 1].end()
+            continue
+        if low in family and len(low) >= 4:
+            yield offset + word.start(), offset + word.end()
+        if i + 1 >= len(parts):
+            continue
         after = parts[i + 1]
         if len(after.group()) == 1 and i + 2 < len(parts):  # a middle initial: jane_q_doughty
             after = parts[i + 2]
         gaps = re.sub(r"[^\W\d_]", "", identifier[word.end() : after.start()])
-        is_extension = gaps == "." and after.end() == len(identifier)
         if (gaps and len(gaps) <= 2 and not re.search(r"\d", identifier[word.end() : after.start()])
-                and not is_extension and word.group().lower() in given and len(after.group()) >= 2
+                and after is not extension and low in given and len(after.group()) >= 2
                 and after.group().lower() not in _COMMON and after.group().lower() not in _NOT_NAME):
             yield offset + word.start(), offset + after.end()
 
 
+_FOLD = str.maketrans({"ß": "ss", "ł": "l", "Ł": "L", "ø": "o", "Ø": "O", "æ": "ae", "Æ": "AE", "đ": "d", "Đ": "D",
+                       "ı": "i", "þ": "th", "Þ": "Th", "œ": "oe", "Œ": "OE"})
+_GERMAN = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"})
+_CYRILLIC = dict(zip("абвгдеёжзийклмнопрстуфхцчшщъыьэюяіїєґ",
+                     "a b v g d e yo zh z i y k l m n o p r s t u f kh ts ch sh shch  y  e yu ya i yi ye g".split(" "),
+                     strict=False))
+_GREEK = dict(zip("αβγδεζηθικλμνξοπρσςτυφχψωάέήίόύώ", "a v g d e z i th i k l m n x o p r s s t y f ch ps o a e i i o y o".split(),
+                  strict=True))
+
+
+def _spellings(word: str) -> set[str]:
+    """`word` as it may be written elsewhere in a run: without accents ("Müller" -> "Muller",
+    "Mueller"), in Latin letters when it is Cyrillic or Greek ("Петров" -> "Petrov"), and a
+    hyphenated given name joined or spaced ("Hyun-woo" -> "Hyunwoo", "Hyun woo")."""
+    forms = {word}
+    plain = "".join(c for c in unicodedata.normalize("NFKD", word.translate(_FOLD)) if not unicodedata.combining(c))
+    forms.update({plain, "".join(c for c in unicodedata.normalize("NFKD", word.translate(_GERMAN).translate(_FOLD))
+                                 if not unicodedata.combining(c))})
+    low = word.lower()
+    table = _CYRILLIC if any(c in _CYRILLIC for c in low) else _GREEK if any(c in _GREEK for c in low) else None
+    if table is not None:
+        latin = "".join(table.get(c, c) for c in low)
+        forms.add(latin[:1].upper() + latin[1:])
+    if "-" in word:
+        forms.update({word.replace("-", ""), word.replace("-", " ")})
+    return {f for f in forms if f}
+
+
+def name_forms(name: str, words_here: frozenset[str] = frozenset()) -> tuple[set[str], set[str]]:
+    """(sequences, words) a person's name may take: the whole name in its orders and spellings,
+    with initials for the given names ("J. R. Smith", "Smith, J."); and each part alone (given
+    name, middle name, surname, the surname with its particles) that is not an ordinary word."""
+    parts = re.findall(r"[^\W\d_]+(?:['’-][^\W\d_]+)*", name)
+    parts = [w for w in parts if w.lower() not in ("mr", "mrs", "ms", "miss", "mx", "dr", "prof")]
+    if not parts:
+        return set(), set()
+    sequences: set[str] = set()
+    words: set[str] = set()
+    core = [w for w in parts if w.lower() not in _PARTICLE_WORDS]
+    for variant in _spelled(parts):
+        sequences.add(" ".join(variant))
+        if len(variant) >= 2:
+            sequences.add(" ".join([variant[-1], *variant[:-1]]))  # "Park Hyun-woo", "SMITH John"
+            initials = [w[0] + "." for w in variant[:-1] if w.lower() not in _PARTICLE_WORDS]
+            if initials:
+                sequences.add(" ".join([*initials, variant[-1]]))  # "J. R. Smith"
+                sequences.add(variant[-1] + ", " + " ".join(initials))  # "Smith, J. R."
+    for word in core:  # a found person's name is theirs even when it is also a place word ("Park")
+        if len(word) >= 3 and word.lower() not in _FUNCTION and word.lower() not in words_here:
+            words.update(_spellings(word))
+    particles = [w for w in parts[:-1] if w.lower() in _PARTICLE_WORDS]
+    if particles and len(parts) >= 2:
+        words.add(" ".join([*particles, parts[-1]]))  # "van der Berg"
+    return sequences, words
+
+
+def _spelled(parts: list[str]) -> list[list[str]]:
+    """The name's parts in each spelling of `_spellings`, word by word in parallel."""
+    variants = [sorted(_spellings(w)) for w in parts]
+    out = [list(parts)]
+    for k in range(max(len(v) for v in variants)):
+        out.append([v[min(k, len(v) - 1)] for v in variants])
+    return out
+
+
+def _sequence_pattern(sequence: str) -> str:
+    """A name's words in order, apart by any blanks, commas, dots, dashes or underscores; an
+    initial with or without its dot and with or without a blank after it ("J.R.", "J. R.", "JR")."""
+    tokens = [t for t in re.split(r"[\s,]+", sequence) if t]
+    out = ""
+    for i, token in enumerate(tokens):
+        initial = len(token) == 2 and token.endswith(".")
+        if i:
+            out += r"[\s_.,-]*" if initial or len(tokens[i - 1]) == 2 and tokens[i - 1].endswith(".") else r"[\s_.,-]+"
+        out += re.escape(token[0]) + r"\.?" if initial else re.escape(token)
+    return out
+
+
 def occurrences(text: str, names: Iterable[str]) -> Iterator[PiiEntity]:
-    """Every occurrence in `text` of each of `names` (a person's whole name, whatever its case and
-    spacing) and of its surname as a name is written (capitalised or in capitals)."""
-    whole: set[str] = set()
-    surnames: set[str] = set()
-    words_here = lower_words(text)
+    """Every occurrence in `text` of each of `names` in every form (`name_forms`): the whole name
+    whatever its case, spacing, order or initials, and each part alone as a name is written
+    (capitalised, in capitals, or inside an identifier such as a file name), possessives too."""
+    # words the text writes in lower case (not its defined terms: a quoted title may hold the name)
+    words_here = frozenset(re.findall(rf"(?<![\w'’-])[{_LOW}][{_LOW}'’-]+", text))
+    sequences: set[str] = set()
+    words: set[str] = set()
     for name in names:
-        words = re.findall(r"[^\W\d_]+(?:['’-][^\W\d_]+)*", name)
-        if not words:
-            continue
-        whole.add(r"[\s_.-]+".join(re.escape(w) for w in words))
-        last = words[-1]
-        if len(words) >= 2 and len(last) >= 3 and not is_wordish(last, words_here):
-            surnames.update({last[0].upper() + last[1:].lower(), last.upper()})
-    if whole:
-        pattern = "|".join(sorted(whole, key=len, reverse=True))
+        found_sequences, found_words = name_forms(name, words_here)
+        sequences |= found_sequences
+        words |= found_words
+    if sequences:
+        pattern = "|".join(_sequence_pattern(seq) for seq in sorted(sequences, key=len, reverse=True))
         for m in re.finditer(rf"(?<![\w-])(?:{pattern})(?![\w-])", text, re.IGNORECASE):
             yield PiiEntity(PERSON, m.start(), m.end(), 0.8)
-    if surnames:
-        pattern = "|".join(re.escape(w) for w in sorted(surnames, key=len, reverse=True))
+    if words:
+        cased = {v for w in words for v in (w, w[:1].upper() + w[1:], w.upper())}
+        pattern = "|".join(r"\s+".join(re.escape(p) for p in w.split()) for w in sorted(cased, key=len, reverse=True))
         for m in re.finditer(rf"(?<![\w'’-])(?:{pattern})(?![\w-]|['’](?![sS]\b))", text):
+            yield PiiEntity(PERSON, m.start(), m.end(), 0.7)
+        # inside identifiers and file names, in any case: "supply_agreement_van_der_berg_2025.txt"
+        lowered = "|".join(r"[_.-]".join(re.escape(p) for p in w.split()) for w in sorted(words, key=len, reverse=True))
+        for m in re.finditer(rf"(?<=[_./-])(?:{lowered})(?=[_./-]|\d|$)|(?<![\w'’-])(?:{lowered})(?=[_.-])",
+                             text, re.IGNORECASE):
             yield PiiEntity(PERSON, m.start(), m.end(), 0.7)
