@@ -350,42 +350,100 @@ def _spelled(parts: list[str]) -> list[list[str]]:
     return out
 
 
-def _sequence_pattern(sequence: str) -> str:
-    """A name's words in order, apart by any blanks, commas, dots, dashes or underscores; an
-    initial with or without its dot and with or without a blank after it ("J.R.", "J. R.", "JR")."""
-    tokens = [t for t in re.split(r"[\s,]+", sequence) if t]
-    out = ""
-    for i, token in enumerate(tokens):
-        initial = len(token) == 2 and token.endswith(".")
-        if i:
-            out += r"[\s_.,-]*" if initial or len(tokens[i - 1]) == 2 and tokens[i - 1].endswith(".") else r"[\s_.,-]+"
-        out += re.escape(token[0]) + r"\.?" if initial else re.escape(token)
-    return out
+_LETTERS = re.compile(r"[^\W\d_]+")
+_GAP = re.compile(r"[\s_.,'’-]{1,64}")  # what may stand between two words of one name (bounded)
+_SEQ_GAP = re.compile(r"[\s_.,-]+")
+_SEQ, _SPACE, _IDENT = "seq", "space", "ident"  # gap kinds: whole names, words of several parts, identifiers
+
+
+def _units(form: str, between: str) -> tuple[tuple[str, str], ...]:
+    """`form` as (gap before, word) pairs, lower case: its letter runs; the gap before the first is
+    empty, a gap inside a word ("Hyun-woo", "O'Brien") is itself ("=-"), a gap between its
+    blank-separated words is `between`. An initial's dot belongs to the gap ("J. R." -> j, r)."""
+    units: list[tuple[str, str]] = []
+    for k, token in enumerate(t for t in re.split(r"[\s,]+" if between == _SEQ else r"\s+", form) if t):
+        runs = list(_LETTERS.finditer(token))
+        for n, run in enumerate(runs):
+            gap = (between if k else "") if n == 0 else "=" + token[runs[n - 1].end():run.start()]
+            units.append((gap, run.group().lower()))
+    return tuple(units)
+
+
+class _Trie:
+    """Names as sequences of (gap kind, word): read from each word of a text, a name is matched in
+    as many steps as it has words, whatever the number of names (one alternation of thousands of
+    names would be read at every position: quadratic on a text bomb naming thousands of people)."""
+
+    def __init__(self) -> None:
+        self.root: dict = {}
+
+    def add(self, units: tuple[tuple[str, str], ...], kind: str, cased: tuple[str, ...] = ()) -> None:
+        node = self.root
+        for i, (gap, word) in enumerate(units):
+            node = node.setdefault((gap if i else "", word), {})
+        node.setdefault(("end", kind), set()).add(cased)
+
+    def matches(self, text: str) -> Iterator[tuple[str, int, int, tuple[str, ...], set]]:
+        """(kind, start, end, the words as written, accepted) of every name starting at each word of `text`."""
+        root = self.root
+        for m in _LETTERS.finditer(text):
+            first = root.get(("", m.group().lower()))
+            nodes, start, end, words = [first] if first is not None else [], m.start(), m.end(), [m.group()]
+            while nodes:  # the nodes this far: one gap may be read as several kinds ("-": in a word, an identifier)
+                for node in nodes:
+                    for key, accepted in node.items():
+                        if key[0] == "end":
+                            yield key[1], start, end, tuple(words), accepted
+                gap = _GAP.match(text, end)
+                following = _LETTERS.match(text, gap.end()) if gap else None
+                if following is None:
+                    break
+                g, word = gap.group(), following.group().lower()
+                kinds = ["=" + g]
+                if _SEQ_GAP.fullmatch(g):
+                    kinds.append(_SEQ)
+                if g.isspace():
+                    kinds.append(_SPACE)
+                if g in ("_", ".", "-"):
+                    kinds.append(_IDENT)
+                nodes = [node[(k, word)] for node in nodes for k in kinds if (k, word) in node]
+                end = following.end()
+                words.append(following.group())
+
+
+def _before(text: str, i: int) -> str:
+    return text[i - 1] if i > 0 else ""
 
 
 def occurrences(text: str, names: Iterable[str]) -> Iterator[PiiEntity]:
     """Every occurrence in `text` of each of `names` in every form (`name_forms`): the whole name
     whatever its case, spacing, order or initials, and each part alone as a name is written
-    (capitalised, in capitals, or inside an identifier such as a file name), possessives too."""
+    (capitalised, in capitals, or inside an identifier such as a file name), possessives too.
+    Linear in the text and in the number of names (`_Trie`)."""
     # words the text writes in lower case (not its defined terms: a quoted title may hold the name)
     words_here = frozenset(re.findall(rf"(?<![\w'’-])[{_LOW}][{_LOW}'’-]+", text))
-    sequences: set[str] = set()
-    words: set[str] = set()
+    trie = _Trie()
     for name in names:
-        found_sequences, found_words = name_forms(name, words_here)
-        sequences |= found_sequences
-        words |= found_words
-    if sequences:
-        pattern = "|".join(_sequence_pattern(seq) for seq in sorted(sequences, key=len, reverse=True))
-        for m in re.finditer(rf"(?<![\w-])(?:{pattern})(?![\w-])", text, re.IGNORECASE):
-            yield PiiEntity(PERSON, m.start(), m.end(), 0.8)
-    if words:
-        cased = {v for w in words for v in (w, w[:1].upper() + w[1:], w.upper())}
-        pattern = "|".join(r"\s+".join(re.escape(p) for p in w.split()) for w in sorted(cased, key=len, reverse=True))
-        for m in re.finditer(rf"(?<![\w'’-])(?:{pattern})(?![\w-]|['’](?![sS]\b))", text):
-            yield PiiEntity(PERSON, m.start(), m.end(), 0.7)
-        # inside identifiers and file names, in any case: "supply_agreement_van_der_berg_2025.txt"
-        lowered = "|".join(r"[_.-]".join(re.escape(p) for p in w.split()) for w in sorted(words, key=len, reverse=True))
-        for m in re.finditer(rf"(?<=[_./-])(?:{lowered})(?=[_./-]|\d|$)|(?<![\w'’-])(?:{lowered})(?=[_.-])",
-                             text, re.IGNORECASE):
-            yield PiiEntity(PERSON, m.start(), m.end(), 0.7)
+        sequences, words = name_forms(name, words_here)
+        for sequence in sequences:
+            trie.add(_units(sequence, _SEQ), _SEQ)
+            initials = re.fullmatch(r"((?:\w\.\s*)+)(.+)", sequence)  # "J. R. Smith" written "JR Smith"
+            if initials:
+                trie.add(_units(re.sub(r"[.\s]", "", initials.group(1)) + " " + initials.group(2), _SEQ), _SEQ)
+        for word in words:
+            for cased in {word, word[:1].upper() + word[1:], word.upper()}:
+                trie.add(_units(cased, _SPACE), _SPACE, tuple(_LETTERS.findall(cased)))
+            trie.add(_units(word, _IDENT), _IDENT)
+    for kind, start, end, written, accepted in trie.matches(text):
+        before, after = _before(text, start), text[end:end + 1]
+        if kind == _SEQ:  # any case
+            if not re.match(r"[\w-]", before) and not re.match(r"[\w-]", after):
+                yield PiiEntity(PERSON, start, end, 0.8)
+        elif kind == _SPACE:  # as a name is written; a possessive too
+            if (written in accepted and not re.match(r"[\w'’-]", before)
+                    and not re.match(r"[\w-]|['’](?![sS]\b)", text[end:end + 3])):
+                yield PiiEntity(PERSON, start, end, 0.7)
+        # inside identifiers and file names, any case: "supply_agreement_van_der_berg_2025.txt"
+        elif (before in ("_", ".", "/", "-") and (not after or after in "_./-" or after.isdigit())
+              or not re.match(r"[\w'’-]", before) and after and after in "_.-"):
+            yield PiiEntity(PERSON, start, end, 0.7)

@@ -10,13 +10,15 @@ of them is stopped by the alarm and fails, instead of hanging the suite.
 
 from __future__ import annotations
 
+import random
 import signal
 import time
 from collections.abc import Callable
 
 import pytest
 
-from memory.pii.local import LocalScrubber
+from memory.pii.local import LocalScrubber, _names
+from memory.pii.persons import given_names, surnames
 from memory.screen import screen_text
 from tools.sections import find_headings, section_spans
 
@@ -43,7 +45,26 @@ SHAPES = {
     "many short numbered lines": _repeat("7.3 Termination\n", MILLION),
     "cues and addresses": _repeat("Attn: Mr. John Smith, 12 High Street, London SW1A 1AA; ", MILLION),
     "encoded-looking run": _repeat("QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo", MILLION),
+    "repeated initials": _repeat("J. R. Smith, ", MILLION),
+    "initials, no spaces": _repeat("J.R.", MILLION),
+    "a single name described, repeated": _repeat("Suharto, an individual; ", MILLION),
 }
+
+
+def _people(size: int, seed: int = 7) -> str:
+    """One line naming ever new people ("Mirela Okafor, an individual, ..."): every one found is
+    then looked for everywhere, so a scan per name is quadratic."""
+    rng = random.Random(seed)
+    given, family = sorted(given_names()), sorted(surnames())
+    parts, length = [], 0
+    while length < size:
+        part = f"{rng.choice(given).capitalize()} {rng.choice(family).capitalize()}, an individual, "
+        parts.append(part)
+        length += len(part)
+    return "".join(parts)[:size]
+
+
+SHAPES["one line of different people"] = _people(MILLION)
 
 
 def _within(limit_s: int, work: Callable[[], object]) -> float:
@@ -97,3 +118,15 @@ def test_the_scrubber_still_finds_what_a_long_line_carries(scrubber):
     scrubbed = scrubber.scrub(text).text
     for value in ("Marisol", "Etxeberria", "marisol@example.org", "GB82 WEST"):
         assert value not in scrubbed, value
+
+
+def test_the_name_scan_grows_linearly_with_the_people_named():
+    """Issue 32: a few-KB PDF whose text is one line naming people held `_names` past 120 s. Ten
+    times the text (and ten times the people) takes about ten times as long, not a hundred."""
+
+    def seconds(size: int) -> float:
+        text = _people(size)
+        return min(_within(LIMIT_S, lambda: sum(1 for _ in _names(text))) for _ in range(3))
+
+    small, large = seconds(20_000), seconds(200_000)
+    assert large < 30 * small, (small, large)
