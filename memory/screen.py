@@ -566,7 +566,9 @@ _LINK = re.compile(
     r"|\b(?:javascript|vbscript):[^\s<>\"'`]+"
     r"|\bhxxps?[ \t]*(?:\[:\]|:)[^\s<>\"'`]+"
     r"|\bwww\.[^\s<>\"'`]+"
-    r"|\b(?:[a-z0-9-]{1,63}\.)+(?:com|net|org|io|ai|co|info|biz|xyz|app|dev|ru|cn|tk|top|site|online|link|click)"
+    # a bare domain: from the start of a label, up to 8 labels (reading on from every letter of
+    # "J.R.J.R..." to its end was quadratic); a longer host is still found from a later label
+    r"|(?<![a-z0-9-])(?:[a-z0-9-]{1,63}\.){1,8}(?:com|net|org|io|ai|co|info|biz|xyz|app|dev|ru|cn|tk|top|site|online|link|click)"
     r"/[^\s<>\"'`]*",
     re.IGNORECASE | re.MULTILINE)
 _BASE64 = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{16,}={0,2}(?![A-Za-z0-9+/=_-])")
