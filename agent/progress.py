@@ -41,6 +41,7 @@ from rich.progress import Progress as RichProgress
 T = TypeVar("T")
 
 _quiet_default = False
+_live_bar: RichProgress | None = None  # the bar on screen: a progress() inside another adds a line to it
 
 
 def set_quiet(value: bool) -> None:
@@ -56,13 +57,15 @@ def is_quiet() -> bool:
 class Steps:
     """Handle on one running progress display; see `progress()`."""
 
-    def __init__(self, description: str, total: int | None, stream: TextIO | None, bar: RichProgress | None):
+    def __init__(self, description: str, total: int | None, stream: TextIO | None, bar: RichProgress | None,
+                 indent: str = ""):
         self.description = description
         self.total = total
         self.done = 0
         self._stream = stream
         self._bar = bar
-        self._task = bar.add_task(description, total=total) if bar is not None else None
+        self._indent = indent
+        self._task = bar.add_task(indent + description, total=total) if bar is not None else None
         self._started = self._last = time.monotonic()
 
     def advance(self, n: int = 1, *, label: str = "") -> None:
@@ -81,7 +84,7 @@ class Steps:
     def working_on(self, label: str) -> None:
         """Name what is being worked on now (shown next to the live bar only)."""
         if self._bar is not None:
-            self._bar.update(self._task, description=f"{self.description} {label}".rstrip())
+            self._bar.update(self._task, description=f"{self._indent}{self.description} {label}".rstrip())
 
     def note(self, message: str) -> None:
         """A status line printed above the live bar (or as a plain line); nothing when quiet.
@@ -121,6 +124,15 @@ def progress(
     if not live:
         yield Steps(description, total, stream, None)
         return
+    global _live_bar
+    if _live_bar is not None:  # inside another command's bar (`bench all` > one benchmark): a line of it
+        outer = _live_bar
+        steps = Steps(description, total, None, outer, indent="  ")
+        try:
+            yield steps
+        finally:
+            outer.remove_task(steps._task)
+        return
     console = Console(file=stream)
     bar = RichProgress(
         SpinnerColumn(),
@@ -135,7 +147,11 @@ def progress(
         redirect_stdout=bool(getattr(sys.stdout, "isatty", lambda: False)()),
     )
     with bar:
-        yield Steps(description, total, None, bar)
+        _live_bar = bar
+        try:
+            yield Steps(description, total, None, bar)
+        finally:
+            _live_bar = None
 
 
 def track(

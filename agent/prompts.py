@@ -34,12 +34,12 @@ TASK_TEMPLATE = """Review the supplier contract "{name}" for the buyer against t
 Task type: {task_type}.
 Contract opening: {opening}"""
 
-# The run's key findings, tools and step count are recorded from the run itself
-# (graphs.consolidate.run_record): the model is asked only for what needs judgement.
+# The run's task summary, key findings, tools and step count are recorded from the graph state
+# (agent.memory_agent.ContractMemoryAgent.record): the model is asked only for what needs judgement.
 EXTRACT_INSTRUCTIONS = f"""{EXTRACT_HEADER}
 Distil the finished review below into memory as ONE JSON object:
-task_summary (contract title, parties),
-outcome (COMPLETED: every clause type has a finding; PARTIAL: some; FAILED: none),
+outcome (COMPLETED: every clause type has a finding; PARTIAL: some; FAILED: none. The outcome the run
+observed stands; a worse one needs lowered_because: the open clause types or recorded problems, by name),
 approach (how clauses were found and assessed),
 reusable_patterns (list: what to repeat),
 fact_candidates (list of {{"text", "confidence" 0-1}}: general facts about such contracts),

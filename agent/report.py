@@ -81,8 +81,10 @@ def build_report(state: dict[str, Any]) -> dict[str, Any]:
     if open_types is None:
         open_types = [t for t in load_playbook().clause_types if t not in covered]
     incomplete = None
+    settled = (state.get("extraction") or {}).get("outcome") or {}  # memory.graph.outcome: how it was decided
     if outcome != Outcome.COMPLETED:
-        incomplete = {"reason": state.get("stop_reason") or "not every clause type has a finding",
+        lowered = settled.get("note") if settled.get("lowered_because") else ""
+        incomplete = {"reason": state.get("stop_reason") or lowered or "not every clause type has a finding",
                       "open_clause_types": list(open_types)}
     procedure = state.get("procedure")
     memory = {
@@ -266,6 +268,8 @@ def render_markdown(report: dict[str, Any]) -> str:
         lines += [f"Memory write: the extraction model's answer could not be read "
                   f"({'; '.join(extraction.get('errors') or [])}); the episode was recorded from the run itself, "
                   "without facts or a procedure."]
+    if (extraction.get("outcome") or {}).get("note"):  # a lowered outcome, or a model's claim refused
+        lines += [f"Outcome: {extraction['outcome']['note']}."]
     if report.get("review"):
         lines += ["", report["review"]]
     return "\n".join(lines) + "\n"

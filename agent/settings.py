@@ -73,6 +73,10 @@ class Settings(BaseSettings):
         "`memory`, or `sqlite` (`checkpoints.sqlite` in the data folder, AES-encrypted) for crash-resume"))
     checkpoint_key: str = Field(default="", description=(
         "AES key for SQLite checkpoints, 32, 48 or 64 hex digits; empty = `checkpoint.key` in the data folder"))
+    memory_token_key: str = Field(default="", description=(
+        "secret that keys the tokens memory keeps instead of a counterparty's name or a contract's layout, "
+        "32-128 hex digits; empty = a hash salted with the tenant only (no name is stored, but someone with the "
+        "memory and a list of names could test them): set it on servers and shared memory"))
     env_file: Path | None = Field(default=Path(DEFAULT_ENV_FILE), description=(
         "a file of `CONTRACT_AGENT_*=value` lines read below the environment (which wins over it), "
         "relative to the current folder; empty = none. This one setting is read from the environment only"))

@@ -244,12 +244,7 @@ def measure(home: Path, own: int, n_queries: int, *, vector_index: str = "ann",
     """Time the read path at the current size of the memory file in `home`, searching vectors
     through the nearest-neighbour index ("ann") or by scanning them all ("exact")."""
     from graphs.context import InProcessContext, ReviewServices, run_scope
-    from graphs.memory_steps import (
-        _thresholds,
-        _vector_alone,
-        build_memory_block,
-        read_memory,
-    )
+    from graphs.memory_steps import build_memory_block, read_memory
     from memory import episodic, procedural, semantic
     from memory.backends.sqlite import SqliteMemory
     from memory.embeddings import load_embeddings, model_name_of
@@ -266,8 +261,8 @@ def measure(home: Path, own: int, n_queries: int, *, vector_index: str = "ann",
                                services=ReviewServices(settings=settings, embeddings=embeddings, memory=memory))
         runtime = SimpleNamespace(context=ctx)
         scope = run_scope(runtime)
-        episode_min, fact_min = _thresholds(scope, embeddings)
-        alone = _vector_alone(scope, embeddings)
+        episode_min, fact_min = scope.limits.thresholds(embeddings)
+        alone = scope.limits.vector_alone(embeddings)
         now = datetime.now(UTC)
         with Stopwatch() as first:
             episodic.recall(memory.episodes, embeddings, ns, batch[0][0], k=3, min_score=episode_min, now=now,

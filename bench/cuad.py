@@ -63,10 +63,12 @@ def run(*, folder: Path | None = None, runs: int = 3, evaluate: bool = True) -> 
                     "median_s": round(median, 3), "target_s": TARGET_SECONDS, "met": median < TARGET_SECONDS},
     }
     if evaluate:
+        from agent.progress import progress
         from tools.detection.cuad_eval import evaluate_cuad
 
         started = time.perf_counter()
-        scores = evaluate_cuad(folder)
+        with progress("cuad: eval", len(contracts)) as steps:
+            scores = evaluate_cuad(folder, on_contract=lambda name: steps.advance(label=name))
         result["evaluation"] = {"contracts": scores["contracts"], "seconds": round(time.perf_counter() - started, 2),
                                 "macro_f1": round(scores["macro"]["f1"], 4)}
     return result

@@ -11,6 +11,7 @@ the package index. The folder is removed afterwards.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -26,7 +27,8 @@ from bench.common import REPO
 MARKERS = (
     ("install_started", lambda line: " -m pip install" in line),
     ("install_done", lambda line: line.startswith("touch ") and ".installed" in line),
-    ("first_report", lambda line: line.startswith("Contract review:")),
+    # the demo's line for its first contract, printed once that contract's reviews are done
+    ("first_report", lambda line: re.match(r"\[1/\d+\] ", line) is not None),
     ("demo_table", lambda line: line.startswith("Same-template reviews in sequence")),
 )
 

@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from agent.progress import Steps, progress
 from bench.sequences import Sequence, named_sequence, score
 from bench.variants import write_variants
 
@@ -84,11 +85,15 @@ def summarise(name: str, runs: list[dict[str, Any]]) -> dict[str, Any]:
     return summary
 
 
-def run_sequence(sequence: Sequence, home: Path) -> dict[str, Any]:
+def run_sequence(sequence: Sequence, home: Path, steps: Steps | None = None) -> dict[str, Any]:
+    """Review the sequence memory on and off on a fresh data folder `home`; `steps` counts the
+    reviews on a progress display."""
     from agent.settings import Settings
     from graphs.context import forget_cached
     from graphs.runner import Reviewer, open_checkpointer
     from tools.playbook import load_playbook
+
+    steps = steps or Steps("improvement", None, None, None)  # counted by nobody: no display
 
     settings = Settings(home=home)
     clause_types = load_playbook().clause_types
@@ -102,9 +107,11 @@ def run_sequence(sequence: Sequence, home: Path) -> dict[str, Any]:
                 expected = sequence.rows[path.stem]
                 row: dict[str, Any] = {"run": index, "contract": path.stem, "supplier": expected.get("supplier", "")}
                 for label, reviewer in (("on", with_memory), ("off", without)):
+                    steps.working_on(f"{path.stem} (memory {label})")
                     start = time.perf_counter()
                     report = reviewer.review_path(path)
                     row[label] = _row(report, time.perf_counter() - start, score(report, expected, path, clause_types))
+                    steps.advance(label=f"{path.stem} (memory {label})")
                 row["tool_ratio"] = round(row["on"]["tool_calls"] / max(1, row["off"]["tool_calls"]), 3)
                 row["token_ratio"] = round(row["on"]["tokens"] / max(1, row["off"]["tokens"]), 3)
                 runs.append(row)
@@ -118,9 +125,10 @@ def run(data: Path, *, limit: int | None = None, names: tuple[str, ...] = NAMED)
     """Review the named sequences and the SaaS variants, each on its own fresh data folder."""
     sequences = [named_sequence(name, limit=limit) for name in names] + [skyline_sequence(data, limit)]
     results = []
-    for number, sequence in enumerate(sequences):
-        with tempfile.TemporaryDirectory(prefix=f"bench-improvement-{number}-") as home:
-            results.append(run_sequence(sequence, Path(home)))
+    with progress("improvement", 2 * sum(len(s.paths) for s in sequences)) as steps:
+        for number, sequence in enumerate(sequences):
+            with tempfile.TemporaryDirectory(prefix=f"bench-improvement-{number}-") as home:
+                results.append(run_sequence(sequence, Path(home), steps))
     return {"targets": {"tool_ratio_max": TOOL_TARGET, "token_ratio_max": TOKEN_TARGET,
                         "first_run_token_ratio_max": FIRST_RUN_TARGET, "no_contract_worse": True},
             "token_note": "tokens are the offline reviewer's approximate counts (count_tokens_approximately)",

@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from agent.progress import Steps, progress
 from bench.doubles import DOUBLES
 from bench.sequences import named_sequence, score
 
@@ -62,12 +63,14 @@ def _row(report: dict[str, Any], expected: dict[str, Any], path: Path, clause_ty
     }
 
 
-def run_model(label: str, spec: str, sequences: tuple[str, ...], limit: int | None, home: Path) -> dict[str, Any]:
+def run_model(label: str, spec: str, sequences: tuple[str, ...], limit: int | None, home: Path,
+              steps: Steps | None = None) -> dict[str, Any]:
     from agent.settings import Settings
     from graphs.context import forget_cached
     from graphs.runner import Reviewer, open_checkpointer
     from tools.playbook import load_playbook
 
+    steps = steps or Steps("models", None, None, None)  # counted by nobody: no display
     clause_types = list(load_playbook().clause_types)
     results = []
     for name in sequences:
@@ -81,8 +84,10 @@ def run_model(label: str, spec: str, sequences: tuple[str, ...], limit: int | No
                 for index, path in enumerate(sequence.paths, start=1):
                     row: dict[str, Any] = {"run": index, "contract": path.stem}
                     for key, reviewer in (("off", without), ("on", with_memory)):
+                        steps.working_on(f"{label}: {path.stem} (memory {key})")
                         start = time.perf_counter()
                         report = reviewer.review_path(path)
+                        steps.advance(label=f"{label}: {path.stem} (memory {key})")
                         row[key] = _row(report, sequence.rows[path.stem], path, clause_types, time.perf_counter() - start)
                     row["tool_ratio"] = round(row["on"]["tool_calls"] / max(1, row["off"]["tool_calls"]), 3)
                     row["token_ratio"] = round(row["on"]["tokens"] / max(1, row["off"]["tokens"]), 3)
@@ -127,7 +132,10 @@ def run(*, models: dict[str, str] | None = None, sequences: tuple[str, ...] = SE
     chosen = models or MODELS
     with tempfile.TemporaryDirectory(prefix="bench-models-") as scratch:
         root = home or Path(scratch)
-        results = [run_model(label, spec, sequences, limit, root / f"model-{i}") for i, (label, spec) in enumerate(chosen.items())]
+        reviews = 2 * len(chosen) * sum(len(named_sequence(name, limit=limit).paths) for name in sequences)
+        with progress("models", reviews) as steps:
+            results = [run_model(label, spec, sequences, limit, root / f"model-{i}", steps)
+                       for i, (label, spec) in enumerate(chosen.items())]
     return {"sequences": list(sequences), "limit": limit, "models": results}
 
 

@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from agent.progress import Steps, progress
 from bench.common import REPO
 
 SAMPLES = REPO / "sample_contracts"
@@ -37,9 +38,14 @@ def labels() -> dict[str, list[dict[str, str]]]:
     return {name: row["expected"] for name, row in expected_rows().items()}
 
 
-def _review(reviewer: Any, path: Path, expected: list[dict[str, str]], run_id: str) -> dict[str, Any]:
+def _review(reviewer: Any, path: Path, expected: list[dict[str, str]], run_id: str,
+            steps: Steps | None = None) -> dict[str, Any]:
+    if steps is not None:
+        steps.working_on(run_id)
     start = time.perf_counter()
     report = reviewer.review_path(path, thread_id=run_id)
+    if steps is not None:
+        steps.advance(label=run_id)
     seconds = time.perf_counter() - start
     found = {(f["clause_type"], f["verdict"]) for f in report["findings"]}
     wanted = planted(expected)
@@ -67,12 +73,13 @@ def run(*, seeds: tuple[int, ...] = (0, 1, 2), contracts: int | None = None, seq
     expected = labels()
     paths = sorted(SAMPLES.glob("*.pdf"))[:contracts]
     northwind = sorted(SAMPLES.glob("northwind_msa_*.pdf"))[:sequence]
-    with tempfile.TemporaryDirectory(prefix="bench-realistic-") as scratch:
+    reviews = len(paths) + len(seeds) * (len(paths) + len(northwind) + (len(northwind) >= 3))
+    with tempfile.TemporaryDirectory(prefix="bench-realistic-") as scratch, progress("realistic", reviews) as steps:
         root = home or Path(scratch)
         baseline = Settings(home=root / "offline")
         with open_checkpointer(baseline) as saver:
             offline = Reviewer(baseline, saver, use_memory=False)
-            by_offline = {p.stem: _review(offline, p, expected[p.stem], f"offline-{p.stem}")["planted_found"] for p in paths}
+            by_offline = {p.stem: _review(offline, p, expected[p.stem], f"offline-{p.stem}", steps)["planted_found"] for p in paths}
         cold: list[dict[str, Any]] = []
         sequences: list[dict[str, Any]] = []
         for seed in seeds:
@@ -81,12 +88,12 @@ def run(*, seeds: tuple[int, ...] = (0, 1, 2), contracts: int | None = None, seq
             with open_checkpointer(settings) as saver:
                 off = Reviewer(settings, saver, use_memory=False)
                 cold += [{"seed": seed, "offline_found": by_offline[p.stem],
-                          **_review(off, p, expected[p.stem], f"off-{seed}-{p.stem}")} for p in paths]
+                          **_review(off, p, expected[p.stem], f"off-{seed}-{p.stem}", steps)} for p in paths]
                 on = Reviewer(settings, saver)
-                runs = [{"seed": seed, **_review(on, p, expected[p.stem], f"on-{seed}-{p.stem}")} for p in northwind]
+                runs = [{"seed": seed, **_review(on, p, expected[p.stem], f"on-{seed}-{p.stem}", steps)} for p in northwind]
                 third = None
                 if len(northwind) >= 3:
-                    baseline = _review(off, northwind[2], expected[northwind[2].stem], f"third-off-{seed}")
+                    baseline = _review(off, northwind[2], expected[northwind[2].stem], f"third-off-{seed}", steps)
                     third = {"on": runs[2]["tool_calls"], "off": baseline["tool_calls"],
                              "ratio": round(runs[2]["tool_calls"] / baseline["tool_calls"], 3)}
                 sequences.append({"seed": seed, "runs": runs, "third_tool_calls": third,

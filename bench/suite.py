@@ -12,8 +12,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.measure import Measurement
 from rich.table import Table
+from rich.text import Text
 
 from agent.errors import ConfigurationError
 from agent.progress import track
@@ -74,16 +76,52 @@ def _pct(x: float) -> str:
     return f"{x:.0%}"
 
 
-def _table(title: str, columns: list[str], rows: list[list[str]]) -> Table:
-    table = Table(title=title, title_justify="left")
-    for column in columns:
-        table.add_column(column)
-    for row in rows:
-        table.add_row(*row)
-    return table
+class FitTable:
+    """A benchmark's table that keeps every cell whole at any width: a rich table where it fits
+    (a wide terminal, or the 150 columns of piped output); on a narrower terminal, one block per
+    row, its first cell as a heading and `column: value` pairs below, wrapped between pairs, so
+    no name is cut short ("north…") and no figure is folded."""
+
+    def __init__(self, title: str, columns: list[str], rows: list[list[str]]):
+        self.title, self.columns, self.rows = title, list(columns), [list(map(str, row)) for row in rows]
+
+    def table(self) -> Table:
+        table = Table(title=self.title, title_justify="left")
+        for column in self.columns:
+            table.add_column(column, overflow="fold")
+        for row in self.rows:
+            table.add_row(*row)
+        return table
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        table = self.table()
+        natural = Measurement.get(console, options.update_width(100_000), table).maximum
+        if natural <= options.max_width:
+            yield table
+            return
+        yield Text(self.title, style="bold italic")
+        for row in self.rows:
+            yield Text(row[0] if row else "", style="bold", overflow="fold")
+            pairs = [f"{column}: {cell}" for column, cell in zip(self.columns[1:], row[1:], strict=False)]
+            line, lines = "", []
+            for pair in pairs:
+                if line and len(line) + 3 + len(pair) > options.max_width - 2:
+                    lines.append(line)
+                    line = ""
+                line = f"{line} · {pair}" if line else pair
+            lines.append(line)
+            for text in filter(None, lines):
+                yield Text("  " + text, overflow="fold")
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement.get(console, options, self.table()).clamp(max_width=options.max_width)
 
 
-def render(name: str, result: dict[str, Any]) -> list[Table]:
+def _table(title: str, columns: list[str], rows: list[list[str]]) -> FitTable:
+    return FitTable(title, columns, rows)
+
+
+def render(name: str, result: dict[str, Any]) -> list[FitTable]:
     """The result as rich tables (what the command prints)."""
     if name == "improvement":
         tables = [_table("1. Memory-driven improvement (memory on / off per run)", improvement.COLUMNS,
@@ -239,7 +277,7 @@ def render(name: str, result: dict[str, Any]) -> list[Table]:
     raise ConfigurationError(f"unknown benchmark {name!r}")
 
 
-def _startup_tables(result: dict[str, Any]) -> list[Table]:
+def _startup_tables(result: dict[str, Any]) -> list[FitTable]:
     t, cold = result["targets"], result["cold_start"]
     n = result["runs"]
     rows = [[f"python -c pass (median of {n}, for scale)", f"{result['python_pass']['median_ms']:.0f} ms"],

@@ -39,7 +39,9 @@ def _finished_states(home: Path, sources: int) -> list[dict[str, Any]]:
         for name in CONTRACTS[:sources]:
             thread = f"source-{name}"
             reviewer.review_path(REPO / "sample_contracts" / name, thread_id=thread)
-            states.append(reviewer.graph.get_state({"configurable": {"thread_id": thread}}).values)
+            # the run's own checkpoint thread (tenant/agent/run id): a bare run id names no thread, and
+            # replayed an empty state until the memory steps refused one (issue 33)
+            states.append(reviewer.graph.get_state(reviewer.thread_config(thread)).values)
     return states
 
 

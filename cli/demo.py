@@ -2,7 +2,9 @@
 
 The demo keeps its memory in a data folder of its own (`<CONTRACT_AGENT_HOME>/demo` unless
 `--home` names one), emptied at the start so the first review starts from nothing, and kept
-afterwards for `contract-review memory list --home <folder>`. A folder is emptied only if it is
+afterwards for `contract-review memory list --home <folder>`. The terminal gets one line per
+contract as its reviews finish, the comparison table and one computed sentence of conclusion;
+the full reports go to Markdown files in `<folder>/reports/` (`--reports` prints them too). A folder is emptied only if it is
 empty or an earlier demo made it (a marker file says so): the demo never deletes other data.
 The comparison table is one set of cells (`table_cells`) shown three ways: a table that fits the
 terminal (80 columns: one block of rows per contract), JSON rows, and the Markdown table of the
@@ -64,8 +66,10 @@ def memory_used(report: dict) -> str:
     return ", ".join(parts) or "none yet"
 
 
-def demo_row(contract: str, memory: str, report: dict[str, Any]) -> dict[str, Any]:
-    """One run of the demo as data (what `--format json` prints, one object per run)."""
+def demo_row(contract: str, memory: str, report: dict[str, Any],
+             concluded: list[list[str]] | None = None) -> dict[str, Any]:
+    """One run of the demo as data (what `--format json` prints, one object per run);
+    `concluded` is its `verdicts` (clause type, verdict, section), kept to compare the runs."""
     used = report["memory"]
     return {
         "contract": contract,
@@ -79,6 +83,7 @@ def demo_row(contract: str, memory: str, report: dict[str, Any]) -> dict[str, An
         "episodes_used": [{"run_id": e["run_id"], "score": e["score"]} for e in used["episodes"]],
         "facts_used": len(used["facts"]),
         "procedure_used": bool(used["procedure"]),
+        "verdicts": concluded if concluded is not None else verdicts(report),
     }
 
 
@@ -172,45 +177,114 @@ def prepare_home(home: Path) -> None:
                                     encoding="utf-8")
 
 
+def verdicts(report: dict[str, Any]) -> list[list[str]]:
+    """What a review concluded, clause type by clause type (to compare memory on with off)."""
+    return sorted([f["clause_type"], f["verdict"], f.get("section") or ""] for f in report["findings"])
+
+
+def contract_line(done: int, total: int, contract: str, on: dict[str, Any], off: dict[str, Any] | None) -> str:
+    """The one line the demo prints when a contract's reviews are done, e.g.
+    `[2/16] northwind_msa_02: 25 tool calls, 15.4k tokens (memory off: 84, 54.5k)`; an outcome
+    other than COMPLETED is named."""
+    line = f"[{done}/{total}] {contract}: {on['tool_calls']} tool calls, {_tokens(on) / 1000:.1f}k tokens"
+    if off is not None:
+        line += f" (memory off: {off['tool_calls']}, {_tokens(off) / 1000:.1f}k)"
+    return line + ("" if on["outcome"] == "COMPLETED" else f", {on['outcome']}")
+
+
+def _tokens(row: dict[str, Any]) -> int:
+    return int(row["input_tokens"]) + int(row["output_tokens"])
+
+
+def conclusion(rows: list[dict[str, Any]]) -> str:
+    """One sentence on what memory changed, computed from the rows: the same-template reviews
+    after the first of their template, memory on against the same review with memory off."""
+    pairs: list[tuple[dict[str, Any], dict[str, Any]]] = []
+    seen_templates: set[str] = set()
+    by_contract: dict[str, dict[str, dict[str, Any]]] = {}
+    for row in rows:
+        by_contract.setdefault(row["contract"], {})[row["memory"]] = row
+    for contract, runs in by_contract.items():
+        template = next((p for p in TEMPLATE_PREFIXES if contract.startswith(p)), None)
+        if template is None or "off" not in runs:
+            continue
+        if template in seen_templates:
+            pairs.append((runs["on"], runs["off"]))
+        seen_templates.add(template)
+    if not pairs:
+        return "No contract was reviewed after another of its template, so there is nothing to compare yet."
+    calls = sum(on["tool_calls"] for on, _ in pairs) / max(1, sum(off["tool_calls"] for _, off in pairs))
+    tokens = sum(_tokens(on) for on, _ in pairs) / max(1, sum(_tokens(off) for _, off in pairs))
+    same = sum(on["verdicts"] == off["verdicts"] for on, off in pairs)
+    reviews = "the review that" if len(pairs) == 1 else f"the {len(pairs)} reviews that"
+    return (f"With memory, {reviews} followed an earlier contract of their template took "
+            f"{calls:.0%} of the tool calls and {tokens:.0%} of the tokens of the same reviews without memory, "
+            f"and {same} of {len(pairs)} reached the same verdicts at the same sections.")
+
+
+def write_report(folder: Path, contract: str, memory: str, report: dict[str, Any]) -> Path:
+    from agent.report import render_markdown
+
+    path = folder / f"{contract}.memory-{memory}.md"
+    path.write_text(render_markdown(report), encoding="utf-8")
+    return path
+
+
 def run_demo(
     console: Console,
     *,
     home: Path | None = None,
-    show_reports: bool = True,
+    show_reports: bool = False,
     fmt: str = "text",
     quiet: bool | None = None,
 ) -> list[dict[str, Any]]:
-    """Run the demo; print reports and the comparison table (`fmt="text"`), the rows as JSON, or
-    the table as Markdown. Progress goes to stderr unless quiet. Returns the rows."""
+    """Run the demo: one line per contract as its reviews finish, then the comparison table and
+    one sentence of conclusion (`fmt="text"`), the rows as JSON, or the table as Markdown. Every
+    full report is written as Markdown into `<home>/reports/` (named at the end);
+    `show_reports` also prints each on the terminal. Progress goes to stderr unless quiet.
+    Returns the rows."""
     home = (home or default_home()).expanduser().resolve()
     prepare_home(home)
     if not (quiet or is_quiet()):
         sys.stderr.write(f"demo: data folder {home} (emptied first, kept afterwards)\n")
+    reports_folder = home / "reports"
+    reports_folder.mkdir(mode=0o700)
     # The demo's own memory: a SQLite file in its folder, whatever memory URL is configured.
     settings = Settings(home=home, memory_url="")
     rows: list[dict[str, Any]] = []
     forget_cached("memory")
     template = [path for prefix in TEMPLATE_PREFIXES for path in sample_paths(prefix)]
     others = [p for p in sample_paths() if not p.name.startswith(TEMPLATE_PREFIXES)]
+    contracts = template + others
     runs = len(template) * 2 + len(others)
+    text = fmt == "text"
     try:
         with open_checkpointer(settings) as saver, progress("demo", runs, quiet=quiet) as steps:
             with_memory = Reviewer(settings, saver)
             without = Reviewer(settings, saver, use_memory=False)
-            for path in template + others:
+            for done, path in enumerate(contracts, 1):
                 steps.working_on(f"{path.stem} (memory on)")
                 report = with_memory.review_path(path)
                 steps.advance(label=f"{path.stem} (memory on)")
-                if show_reports and fmt == "text":
+                write_report(reports_folder, path.stem, "on", report)
+                if show_reports and text:
                     from agent.report_text import render_terminal
 
                     console.print(render_terminal(report, console.width))
                     console.print()
-                rows.append(demo_row(path.stem, "on", report))
+                on = demo_row(path.stem, "on", report, verdicts(report))
+                rows.append(on)
+                off = None
                 if path in template:
                     steps.working_on(f"{path.stem} (memory off)")
-                    rows.append(demo_row(path.stem, "off", without.review_path(path)))
+                    report_off = without.review_path(path)
+                    write_report(reports_folder, path.stem, "off", report_off)
+                    off = demo_row(path.stem, "off", report_off, verdicts(report_off))
+                    rows.append(off)
                     steps.advance(label=f"{path.stem} (memory off)")
+                if text:
+                    console.print(contract_line(done, len(contracts), path.stem, on, off), markup=False,
+                                  highlight=False)
     finally:
         forget_cached("memory")
     if fmt == "json":
@@ -218,7 +292,10 @@ def run_demo(
     elif fmt == "markdown":
         console.file.write(markdown_table(rows))
     else:
+        console.print()
         console.print(comparison_table(rows, console.width, home))
+        console.print(conclusion(rows), markup=False, highlight=False)
+        console.print(f"Full reports ({len(rows)} Markdown files): {reports_folder}", markup=False, highlight=False)
         console.print(f"What the demo remembered stays in {home}: see it with "
                       f"contract-review memory list --home {home}", markup=False, highlight=False)
     return rows

@@ -106,7 +106,7 @@ def add_forget_commands(app: typer.Typer, open_memory_for: Callable[..., tuple[S
             return
         if record is not None and run:
             raise InputError("give either --record or --run, not both")
-        _, ns, memory = open_memory_for(home, tenant, agent, record_id=record)
+        _, ns, memory = open_memory_for(home, tenant, agent, record_id=record, reading=True)
         if record is not None:
             removed = _known(lambda: forgetting.forget_record(memory, ns, record))
             head = f"removed {removed['record']['kind']} {record} of {ns.tenant}/{ns.agent} and its source runs"
@@ -128,7 +128,7 @@ def add_forget_commands(app: typer.Typer, open_memory_for: Callable[..., tuple[S
         ])
 
     def _forget_tenant(forgetting: Any, tenant: str, yes: bool, fmt: str, home: Path | None) -> None:
-        settings, _, memory = open_memory_for(home, tenant, None)
+        settings, _, memory = open_memory_for(home, tenant, None, reading=True)
         forgetting.validate_tenant(tenant)
         if not yes:
             typer.confirm(f"Erase ALL memory of tenant {tenant!r} (every agent, every tier)?", abort=True)
@@ -157,7 +157,7 @@ def add_forget_commands(app: typer.Typer, open_memory_for: Callable[..., tuple[S
         """
         from memory import forget as forgetting
 
-        _, ns, memory = open_memory_for(home, tenant, agent, record_id=record_id)
+        _, ns, memory = open_memory_for(home, tenant, agent, record_id=record_id, reading=True)
         found = _known(lambda: forgetting.trace(memory, ns, record_id)).as_dict()
         _print(found, fmt, [
             f"{found['kind']} {record_id}: {found['text']}",

@@ -25,7 +25,8 @@ from agent.errors import (
     ModelOutputError,
     user_error,
 )
-from agent.progress import is_quiet, set_quiet, track
+from agent.progress import is_quiet, progress, set_quiet
+from cli.extras import missing_extra_message
 
 if TYPE_CHECKING:
     from agent.settings import Settings
@@ -97,7 +98,7 @@ def emit(text: str, out_file: Path | None) -> None:
 
 @app.command(epilog=EXIT_CODES_HELP)
 def review(
-    paths: Annotated[list[Path], typer.Argument(help="contract files: .pdf, .txt or .md")],
+    paths: Annotated[list[Path], typer.Argument(help="contract files (.pdf, .txt, .md) or folders of them")],
     fmt: ReportFormat = "text",
     out_file: OutFile = None,
     tenant: Tenant = None,
@@ -115,16 +116,23 @@ def review(
     home: Home = None,
     quiet: Quiet = False,
 ) -> None:
-    """Review contracts and print a report (several files: one report each, progress on stderr).
+    """Review contracts and print a report (several files or a folder: one report each, progress on stderr).
 
     Example: contract-review review a.pdf b.pdf --format html --out review.html --we "Ingram Micro"
     """
-    from graphs.runner import Reviewer, context_from_settings, open_checkpointer, valid_run_id
+    from graphs.runner import (
+        Reviewer,
+        context_from_settings,
+        open_checkpointer,
+        progress_text,
+        valid_run_id,
+    )
 
     if fmt not in REPORT_FORMATS:
         raise typer.BadParameter("use text, markdown, json or html", param_hint="--format")
     if we is not None and (not we.strip() or "\n" in we or len(we) > 120):
         raise typer.BadParameter("give buyer, supplier, or a party's name or defined term (one line)", param_hint="--we")
+    paths = contract_files(paths)
     settings = load_settings(home, tenant=tenant, agent=agent, task_type=task_type, domain=domain, model=model)
     context_from_settings(settings)  # crafted ids fail here, before anything is opened or written
     if thread_id is not None:
@@ -139,15 +147,23 @@ def review(
         reviewer = Reviewer(settings, saver, use_memory=not no_memory, we=we or "")
         # One file: a live bar on a terminal only (a log line would add noise to one report).
         single_quiet = len(paths) < 2 and not sys.stderr.isatty()
-        for path in track(paths, "review", label=lambda p: p.name, quiet=True if quiet or single_quiet else None):
-            try:
-                reports.append(reviewer.review_path(path, thread_id=thread_id if len(paths) == 1 else None))
-            except Exception as exc:  # one file's failure never aborts the others: report it, go on
-                failure = file_failure(exc)
-                failures.append(failure)
-                about_file = isinstance(failure, InputError) or type(failure) is ContractAgentError
-                message = f"{path}: {failure}" if about_file and str(path) not in str(failure) else str(failure)
-                fail(message)
+        with progress("review", len(paths), quiet=True if quiet or single_quiet else None) as steps:
+            for path in paths:
+                steps.working_on(path.name)
+
+                def show(event: dict, name: str = path.name) -> None:  # the graph's progress events, live
+                    steps.working_on(f"{name}: {progress_text(event)}")
+
+                try:
+                    reports.append(reviewer.review_path(path, thread_id=thread_id if len(paths) == 1 else None,
+                                                        on_progress=show))
+                except Exception as exc:  # one file's failure never aborts the others: report it, go on
+                    failure = file_failure(exc)
+                    failures.append(failure)
+                    about_file = isinstance(failure, InputError) or type(failure) is ContractAgentError
+                    message = f"{path}: {failure}" if about_file and str(path) not in str(failure) else str(failure)
+                    fail(message)
+                steps.advance(label=path.name)
     if fmt == "json":
         emit(json.dumps(reports[0] if len(paths) == 1 and reports else reports, indent=2), out_file)
     elif reports:
@@ -160,6 +176,24 @@ def review(
     codes = [f.exit_code for f in failures] + [report_incomplete(r) for r in reports]
     if any(codes):
         raise typer.Exit(max(codes))
+
+
+def contract_files(paths: list[Path]) -> list[Path]:
+    """The contracts to review: each file as given, each folder as its .pdf/.txt/.md files
+    (not its sub-folders), in name order. A folder with none of them is bad input (exit 2)."""
+    from tools.contract import SUPPORTED_SUFFIXES
+
+    files: list[Path] = []
+    for path in paths:
+        if not path.is_dir():
+            files.append(path)
+            continue
+        found = sorted((p for p in path.iterdir() if p.suffix.lower() in SUPPORTED_SUFFIXES and p.is_file()),
+                       key=lambda p: p.name)
+        if not found:
+            raise InputError(f"{path}: a folder with no contract in it (no {', '.join(SUPPORTED_SUFFIXES)} files)")
+        files.extend(found)
+    return files
 
 
 def report_incomplete(report: dict) -> int:
@@ -180,6 +214,8 @@ def file_failure(exc: Exception) -> ContractAgentError:
     failure = user_error(exc)
     if failure is None and _is_connection_error(exc):
         failure = ConfigurationError(connection_message(exc))
+    if failure is None and (missing := missing_extra_message(exc)) is not None:
+        failure = ConfigurationError(missing)
     if failure is None:
         failure = ContractAgentError(f"internal error: {type(exc).__name__}: {exc}")
     failure.__cause__ = failure.__cause__ or exc
@@ -251,15 +287,17 @@ def demo(
     home: Annotated[Path | None, typer.Option(
         "--home", help="the demo's data folder, emptied first and kept afterwards; it must be empty, new or "
         "an earlier demo's (default: <CONTRACT_AGENT_HOME>/demo)")] = None,
-    show_reports: Annotated[bool, typer.Option("--reports/--no-reports", help="print each review's report")] = True,
+    show_reports: Annotated[bool, typer.Option(
+        "--reports/--no-reports", help="also print each full report (they are always written to <home>/reports/)")] = False,
     fmt: Annotated[str, typer.Option(
         "--format", "-f", help="text | json (one row per run) | markdown (the table, as in the README)")] = "text",
     quiet: Quiet = False,
 ) -> None:
     """Review the sample contracts on a fresh data folder: same-template ones in sequence with memory (and once without, to compare), then the others.
 
-    The memory the demo builds stays in its data folder afterwards (see it with
-    `contract-review memory list --home <folder>`).
+    Prints a line per contract, the comparison table and one sentence of conclusion; the full
+    reports are written to <folder>/reports/. The memory the demo builds stays in its data
+    folder afterwards (see it with `contract-review memory list --home <folder>`).
 
     Example: contract-review demo --no-reports --home /tmp/demo
     """
@@ -334,9 +372,10 @@ def eval_cuad(
 
     Example: contract-review eval cuad --data ../shared/cuad --format json
     """
-    from tools.detection.cuad_eval import evaluate_cuad, format_cuad_report
+    from tools.detection.cuad_eval import cuad_contracts, evaluate_cuad, format_cuad_report
 
-    result = evaluate_cuad(data)
+    with progress("eval cuad", len(cuad_contracts(data))) as steps:
+        result = evaluate_cuad(data, on_contract=lambda name: steps.advance(label=name))
     emit(json.dumps(result, indent=2) if fmt == "json" else format_cuad_report(result), None)
 
 
@@ -406,6 +445,10 @@ def main(argv: list[str] | None = None) -> int:
             return error.exit_code
         if _is_connection_error(exc):  # e.g. an `ollama:` model with no Ollama server running
             fail(f"error: {connection_message(exc)}")
+            return ConfigurationError.exit_code
+        missing = missing_extra_message(exc)
+        if missing is not None:  # an optional extra this install lacks (`make demo` installs none)
+            fail(f"error: {missing}")
             return ConfigurationError.exit_code
         fail(f"internal error: {type(exc).__name__}: {exc}")
         return 1

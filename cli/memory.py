@@ -33,9 +33,12 @@ TIERS = ("episodes", "facts", "procedures")
 MAX_LIST = 1_000_000
 
 
-def _open(home: Path | None, tenant: str | None, agent: str | None, *, record_id: str | None = None):
+def _open(home: Path | None, tenant: str | None, agent: str | None, *, record_id: str | None = None,
+          reading: bool = False):
     """(settings, namespace, backend) for a command; crafted ids (and a crafted record id, when
-    the command names one) are refused in one line before the store is opened."""
+    the command names one) are refused in one line before the store is opened. A command that
+    only reads (`reading`) refuses a data folder that does not exist instead of creating an
+    empty one: a mistyped `--home` must not look like an empty memory."""
     from agent.settings import Settings
     from memory.backends import open_memory
     from memory.errors import MemoryRequestError
@@ -58,7 +61,17 @@ def _open(home: Path | None, tenant: str | None, agent: str | None, *, record_id
     except ValueError as exc:
         errors = exc.errors() if hasattr(exc, "errors") else []  # pydantic: the message, not its help URL
         raise ConfigurationError(errors[0]["msg"].removeprefix("Value error, ") if errors else str(exc)) from None
+    if reading:  # after the ids: a crafted id is named as such even where no data folder exists
+        require_data_folder(settings)
     return settings, ns, open_memory(settings.resolved_memory_url())
+
+
+def require_data_folder(settings: Any) -> None:
+    """Refuse (exit 3) a data folder that does not exist when the embedded memory lives in it."""
+    if not settings.memory_url and not settings.home.is_dir():
+        raise ConfigurationError(
+            f"data folder {settings.home} does not exist (nothing was read or created): check --home or "
+            "CONTRACT_AGENT_HOME")
 
 
 def _dump(records) -> list[dict]:
@@ -93,7 +106,7 @@ def list_(
 
     Example: contract-review memory list --tier procedures --format json
     """
-    _, ns, memory = _open(home, tenant, agent)
+    _, ns, memory = _open(home, tenant, agent, reading=True)
     data = {t: _dump(_records(memory, ns, t, limit)) for t in _tiers(tier)}
     if fmt == "json":
         _print_json(data)
@@ -124,7 +137,7 @@ def show(record_id: str, fmt: Format = "text", tenant: Tenant = None, agent: Age
 
     Example: contract-review memory show 6b1f0c2d
     """
-    _, ns, memory = _open(home, tenant, agent, record_id=record_id)
+    _, ns, memory = _open(home, tenant, agent, record_id=record_id, reading=True)
     record = memory.episodes.get(ns, record_id) or memory.facts.get(ns, record_id) or memory.procedures.get(ns, record_id)
     if record is None:
         raise ConfigurationError(f"no episode, fact or procedure {record_id!r} for {ns.tenant}/{ns.agent}")
@@ -148,7 +161,7 @@ def stats(
     """
     from memory.records import ProcedureStatus
 
-    _, ns, memory = _open(home, tenant, agent)
+    _, ns, memory = _open(home, tenant, agent, reading=True)
     procedures = memory.procedures.list(ns)
     episodes = memory.episodes.list(ns, limit=MAX_LIST)
     extraction: dict[str, int] = {}
@@ -239,7 +252,7 @@ def search(
     from graphs.memory_steps import episodic_read, procedural_read, semantic_read
     from graphs.runner import context_from_settings
 
-    settings, ns, _ = _open(home, tenant, agent)
+    settings, ns, _ = _open(home, tenant, agent, reading=True)
     ctx = context_from_settings(settings, tenant=ns.tenant, agent=ns.agent, domain=domain, task_type=task_type)
     runtime = Runtime(context=ctx)
     state: dict[str, Any] = {"task": task}

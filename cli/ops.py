@@ -138,7 +138,7 @@ def review(
     from memory.review import decide, review_queue
 
     _check_format(fmt)
-    settings, ns, memory = _open(home, tenant, agent)
+    settings, ns, memory = _open(home, tenant, agent, reading=not interactive)
     queue = review_queue(memory.procedures, ns, now=datetime.now(UTC), trial_uses=settings.procedure_trial_uses,
                          min_success_rate=settings.procedure_min_success_rate)
     if fmt == "json" and not interactive:

@@ -47,6 +47,7 @@ from agent.settings import Settings
 from graphs.context import ReviewContext, RunScope, run_scope
 from graphs.review_state import next_call, open_sentence, run_state
 from graphs.state import AnalyzeOutput, ReviewState, add_usage, call_usage
+from memory.graph import emit
 from memory.records import Outcome
 from memory.working import compress
 from tools.arguments import normalise_call
@@ -285,6 +286,8 @@ def reviewer_step(state: ReviewState, runtime: Runtime[ReviewContext]) -> dict:
                    "loop": {**totals, "step_budget": budget}})
     if warnings != list(state.get("warnings") or []):
         update["warnings"] = warnings
+    emit(runtime, progress="analyze", step=steps, budget=budget, recorded=len(clause_types(state)) - len(missing),
+         clause_types=len(clause_types(state)))
     if isinstance(added[-1], AIMessage) and (not added[-1].tool_calls or "stop_reason" in update):
         update["final_review"] = str(added[-1].content)
         update["outcome_hint"] = _outcome(state, missing)

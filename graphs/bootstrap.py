@@ -8,13 +8,12 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 
-from agent.memory_view import clause_locations
 from agent.prompts import reviewer_system_prompt, task_prompt
-from graphs.context import ReviewContext, RunScope, run_scope
-from graphs.memory_steps import memory_block_node, read_memory
+from graphs.context import ReviewContext, run_scope
+from graphs.memory_steps import build_memory_block, read_memory
 from graphs.state import BootstrapOutput, ReviewState
-from memory.pii import person_names
-from memory.pii.base import Scrubber, truncate
+from memory.graph import emit
+from memory.pii.base import truncate
 from memory.records import check_run_id
 from tools.contract import content_id, parse_contract
 from tools.detection.parties import identify_parties
@@ -23,32 +22,10 @@ from tools.playbook import load_playbook
 OPENING_SOURCE_CHARS = 900  # of the contract text the task's opening is taken from
 
 
-def task_of(contract: dict, task_type: str, scrubber: Scrubber | None = None) -> str:
-    """The task message: the contract's name and opening. With a scrubber, the one memory may
-    keep: the whole text and the name are scrubbed first and cut after, so no cut leaves half a
-    value no recognizer knows, and names found anywhere in the contract (a signature block) are
-    scrubbed in the opening too. (The reviewer gets the plain one: it reads the contract anyway,
-    and scrubbing waits until consolidation, off the path to the first model call.)"""
-    text, name = contract["text"], contract["name"]
-    if scrubber is not None:
-        text, name = scrubber.scrub(text).text, scrubber.scrub(name).text
-    return task_prompt(name, task_type, truncate(text, OPENING_SOURCE_CHARS))
-
-
-def memory_task(state: ReviewState, scope: RunScope, scrubber: Scrubber) -> str:
-    """What the extraction reads as the run's task (see `extract_artifacts_node`)."""
-    return task_of(state["contract"], scope.task_type, scrubber)
-
-
-def private_names(state: ReviewState, scrubber: Scrubber) -> list[str]:
-    """The people the contract names, as the scrubber finds them in its whole text and its file
-    name, where a name has its context ("Marisol Etxeberria, an individual", a party in capitals
-    next to a company, a signature block). Memory keeps none of them in any field (see
-    `extract_artifacts_node`), even where a finding or a fact names one with no context."""
-    contract = state.get("contract")
-    if not contract:  # a run recorded without its contract (a benchmark's consolidation alone)
-        return []
-    return person_names(contract.get("text") or "", scrubber) + person_names(contract.get("name") or "", scrubber)
+def task_of(contract: dict, task_type: str) -> str:
+    """The reviewer's task message: the contract's name and opening. Memory never keeps it (the
+    contract agent's profile is what memory keeps and searches by: agent.memory_agent)."""
+    return task_prompt(contract["name"], task_type, truncate(contract["text"], OPENING_SOURCE_CHARS))
 
 
 def prepare(state: ReviewState, runtime: Runtime[ReviewContext]) -> dict:
@@ -61,6 +38,7 @@ def prepare(state: ReviewState, runtime: Runtime[ReviewContext]) -> dict:
     # `we`; every tool reads them from the contract.
     contract = {**contract, "parties": identify_parties(contract["text"], runtime.context.we).as_dict()}
     task = task_of(contract, run_scope(runtime).task_type)
+    emit(runtime, progress="contract", sections=len(contract.get("sections") or []))
     return {
         "contract": contract,
         "contract_text": "",  # the parsed contract replaces the raw input in the checkpoint
@@ -79,7 +57,7 @@ def compose_prompt(state: ReviewState, runtime: Runtime[ReviewContext]) -> dict:
 
 
 # The reviewer's block shows, per clause type, where similar contracts kept it (agent/memory_view.py).
-review_memory_block = memory_block_node(clause_locations)
+review_memory_block = build_memory_block
 
 
 def build_bootstrap() -> StateGraph:

@@ -12,26 +12,33 @@ memory-block filter. A served graph builds its services from the server's settin
 
 `run_scope(runtime)` is what every node works with: the context, the services and the tenant,
 which is the authenticated user's on a server (`runtime.server_info.user["tenant"]`, set by
-`graphs/auth.py`) and the services' default otherwise. Instances built from specs are cached per
+`graphs/auth.py`) and the services' default otherwise. `RunScope` is also the run scope the
+generic memory steps read (`memory.graph.MemoryScope`). Instances built from specs are cached per
 process, so a long-lived server opens each model and store once.
+
+`context_from_settings(settings, **options)` builds an in-process run's context. Nothing here
+imports the contract reviewer (its tools, prompts, stand-in or graph): a fork runs its own graph
+with this module and `memory.graph` (import-linter contract `generic-run`).
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
-from pydantic import ConfigDict, Field, InstanceOf
+from pydantic import ConfigDict, Field, InstanceOf, ValidationError
 from pydantic.dataclasses import dataclass as validated_dataclass
 
 from agent.errors import ConfigurationError
 from agent.settings import Settings, get_settings
-from memory.records import Namespace
+from memory.errors import MemoryRequestError
+from memory.graph import MemoryLimits
+from memory.records import Namespace, check_id, check_run_id
 
 ID_PATTERN = r"^[a-z0-9][a-z0-9_.-]{0,62}$"
 # `CONTRACT_AGENT_MEMORY_URL` naming the store LangGraph gives the graph (`runtime.store`): the
@@ -194,6 +201,47 @@ class RunScope:
     def resources(self) -> Resources:
         return resources(self)
 
+    # what the generic memory steps read besides the above (memory.graph.MemoryScope)
+
+    @property
+    def limits(self) -> MemoryLimits:
+        return MemoryLimits.of(self.config)
+
+    @property
+    def token_key(self) -> bytes:
+        return token_key(self.config)
+
+    def memory_resources(self) -> Resources:
+        return self.resources()
+
+    def model_failed(self, exc: BaseException, *, role: str, model: Any) -> None:
+        from agent.model_errors import raise_for_setup
+
+        raise_for_setup(exc, role=role, model=model)  # a setup mistake: a configuration error (exit 3)
+
+    def usage(self, model: Any, answer: Any) -> dict[str, int]:
+        from graphs.state import call_usage
+
+        return call_usage(model, answer)
+
+    def model_name(self, model: Any) -> str:
+        from agent.model_errors import model_name
+
+        return model_name(model)
+
+
+def token_key(settings: Settings) -> bytes:
+    """`CONTRACT_AGENT_MEMORY_TOKEN_KEY` as bytes (b"" when unset)."""
+    if not settings.memory_token_key:
+        return b""
+    try:
+        key = bytes.fromhex(settings.memory_token_key)
+    except ValueError:
+        key = b""
+    if not 16 <= len(key) <= 64:
+        raise ConfigurationError("CONTRACT_AGENT_MEMORY_TOKEN_KEY must be 32 to 128 hex digits")
+    return key
+
 
 def run_scope(runtime: Any) -> RunScope:
     """The scope of the run a node belongs to (`runtime`: LangGraph's `Runtime[ReviewContext]`)."""
@@ -297,3 +345,60 @@ def forget_cached(kind_prefix: str = "") -> None:
             close = getattr(value, "close", None)
             if callable(close) and key[0] == "memory":
                 close()
+
+
+# ---------------------------------------------------------------- an in-process run's context
+
+# What a run keeps in its checkpoints' metadata so that `resume` continues it as it was started:
+# who it runs for and what it may write are the run's own; the model specs (one per role) only defaults.
+RUN_IDENTITY = ("tenant", "agent", "task_type", "domain", "use_memory")
+MODEL_CHOICES = ("reviewer_model", "compression_model", "extraction_model")
+RUN_CHOICES = (*RUN_IDENTITY, *MODEL_CHOICES)
+_ID_FIELDS = ("tenant", "agent", "task_type", "domain")
+_CONTEXT_FIELDS = {f.name for f in fields(ReviewContext)}
+_SERVICE_FIELDS = {f.name for f in fields(ReviewServices)} - {"settings", "served"}
+
+
+def choice(ctx: InProcessContext, name: str) -> Any:
+    """A run's choice by name, whether the context or the services hold it (tenant, models)."""
+    if name == "tenant":
+        return ctx.services.default_tenant
+    if name in MODEL_CHOICES:  # a role's own model, else the one for every role
+        return getattr(ctx.services, name) or ctx.services.settings.model_spec(name.removesuffix("_model"))
+    if name in _SERVICE_FIELDS:
+        return getattr(ctx.services, name) or getattr(ctx.services.settings, name, None)
+    return getattr(ctx, name)
+
+
+def valid_run_id(run_id: str) -> str:
+    try:
+        return check_run_id(run_id)
+    except MemoryRequestError as exc:
+        raise ConfigurationError(str(exc)) from None
+
+
+def context_from_settings(settings: Settings, **overrides: Any) -> InProcessContext:
+    """An in-process run's context: `settings`' defaults, overridden by any non-None keyword, each
+    either a context field (agent, task_type, domain, use_memory, approve_procedures) or a service
+    (tenant, models, embeddings, pii_scrubber, memory, memory_block_filter, clock)."""
+    chosen = {k: v for k, v in overrides.items() if v is not None}
+    unknown = set(chosen) - _CONTEXT_FIELDS - _SERVICE_FIELDS
+    if unknown:
+        raise TypeError(f"unknown review option(s): {', '.join(sorted(unknown))}")
+    services = ReviewServices(settings=settings, **{k: v for k, v in chosen.items() if k in _SERVICE_FIELDS})
+    context = {
+        "agent": settings.agent, "task_type": settings.task_type, "domain": settings.domain,
+        **{k: v for k, v in chosen.items() if k in _CONTEXT_FIELDS},
+    }
+    try:
+        for name in _ID_FIELDS:  # one-line errors for crafted ids, before pydantic's longer ones
+            check_id(services.default_tenant if name == "tenant" else context[name], name.replace("_", " "))
+        return InProcessContext(services=services, **context)
+    except (MemoryRequestError, ValidationError) as exc:
+        message = str(exc) if isinstance(exc, MemoryRequestError) else exc.errors()[0]["msg"]
+        raise ConfigurationError(message) from None
+
+
+def run_choices(ctx: InProcessContext) -> dict[str, Any]:
+    """The context values a resumed run must keep (model instances are not kept: only specs)."""
+    return {name: choice(ctx, name) for name in RUN_CHOICES if isinstance(choice(ctx, name), str | bool)}

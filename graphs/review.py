@@ -6,6 +6,12 @@ has its own). In-process callers compile `builder` with theirs (`graphs.runner.b
 CLI's SQLite or in-memory checkpointer, so an interrupted review resumes by thread id). With the context's
 `approve_procedures` on, a run that proposed a procedure pauses after consolidate for a person's
 decision (graphs/approval.py).
+
+Progress is streamed as custom events (`stream_mode="custom"`): `{"progress": "contract",
+"sections"}`, `{"progress": "memory_read", "episodes", "facts", "procedure"}`, one
+`{"progress": "analyze", "step", "budget", "recorded", "clause_types"}` per model step, and
+`{"progress": "memory_write", "tier", ...}` per tier written; the CLI shows them
+(`graphs.runner.progress_text`).
 """
 
 from __future__ import annotations
@@ -17,11 +23,14 @@ from graphs.approval import APPROVAL_NODE, approve_procedure, needs_approval
 from graphs.bootstrap import build_bootstrap
 from graphs.consolidate import build_consolidate
 from graphs.context import ReviewContext
-from graphs.state import ReviewInput, ReviewState
+from graphs.state import ReviewInput, ReviewOutput, ReviewState
 
 
-def build_builder() -> StateGraph:
-    builder = StateGraph(ReviewState, context_schema=ReviewContext, input_schema=ReviewInput)
+def build_builder(output_schema: type | None = None) -> StateGraph:
+    """The review graph's builder; `output_schema` narrows what a run returns (the served graph
+    returns `ReviewOutput`, the report's keys; in-process callers get the whole state)."""
+    builder = StateGraph(ReviewState, context_schema=ReviewContext, input_schema=ReviewInput,
+                         output_schema=output_schema)
     builder.add_node("bootstrap", build_bootstrap().compile())
     builder.add_node("analyze", build_analyze().compile())
     builder.add_node("consolidate", build_consolidate().compile())
@@ -35,4 +44,6 @@ def build_builder() -> StateGraph:
 
 
 builder = build_builder()
-graph = builder.compile()
+# what langgraph.json serves: a run returns the review (ReviewOutput), not the whole state, whose
+# contract text, messages and working keys stay in the thread's checkpoints
+graph = build_builder(output_schema=ReviewOutput).compile()

@@ -8,6 +8,10 @@ metadata: `resume` takes them from there, never from the current settings.
 The served graph (`graphs.review.graph`) has no checkpointer: a LangGraph server brings its own.
 Here the CLI, the demo and the benchmarks compile `builder` with theirs (`build_graph`) and inject
 their services (tenant, models, memory, clock) through `InProcessContext`.
+
+Importing this module loads no contract code (tools, the review graph, reports): a fork takes the
+checkpointer and `context_from_settings` from here to run its own graph. `Reviewer` imports the
+contract parts when it is built.
 """
 
 from __future__ import annotations
@@ -17,33 +21,32 @@ import os
 import secrets
 import sqlite3
 import uuid
-from collections.abc import Iterator
-from dataclasses import fields
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.memory import InMemorySaver
-from pydantic import ValidationError
 
 from agent.errors import ConfigurationError, MemoryStoreError
-from agent.report import build_report
 from agent.settings import Settings
-from graphs.analyze import recursion_limit
-from graphs.context import InProcessContext, ReviewContext, ReviewServices
-from graphs.review import build_builder
-from memory.errors import MemoryRequestError
-from memory.records import check_id, check_run_id
-from tools.contract import load_contract
-from tools.playbook import load_playbook
 
-# What a run keeps in its checkpoints' metadata so that `resume` continues it as it was started:
-# who it runs for and what it may write are the run's own; the model specs (one per role) only defaults.
-RUN_IDENTITY = ("tenant", "agent", "task_type", "domain", "use_memory")
-MODEL_CHOICES = ("reviewer_model", "compression_model", "extraction_model")
-RUN_CHOICES = (*RUN_IDENTITY, *MODEL_CHOICES)
-_ID_FIELDS = ("tenant", "agent", "task_type", "domain")
+# the generic run plumbing (a fork's too) lives in graphs.context; re-exported for the callers here
+from graphs.context import (  # noqa: F401
+    MODEL_CHOICES,
+    RUN_CHOICES,
+    RUN_IDENTITY,
+    InProcessContext,
+    choice,
+    context_from_settings,
+    run_choices,
+    valid_run_id,
+)
+from memory.errors import MemoryRequestError
+from memory.records import check_id
+
 KEY_BYTES = (16, 24, 32)
+Progress = Callable[[dict[str, Any]], None]  # sees each progress event of a review
 
 
 def thread_key(tenant: str, agent: str, run_id: str) -> str:
@@ -51,58 +54,11 @@ def thread_key(tenant: str, agent: str, run_id: str) -> str:
     return f"{tenant}/{agent}/{run_id}"
 
 
-_CONTEXT_FIELDS = {f.name for f in fields(ReviewContext)}
-_SERVICE_FIELDS = {f.name for f in fields(ReviewServices)} - {"settings", "served"}
-
-
 def build_graph(checkpointer: BaseCheckpointSaver | None = None):
     """The review graph compiled with a checkpointer (in-memory unless one is given)."""
+    from graphs.review import build_builder  # the contract graph: imported when a review is built
+
     return build_builder().compile(checkpointer=checkpointer or InMemorySaver())
-
-
-def choice(ctx: InProcessContext, name: str) -> Any:
-    """A run's choice by name, whether the context or the services hold it (tenant, models)."""
-    if name == "tenant":
-        return ctx.services.default_tenant
-    if name in MODEL_CHOICES:  # a role's own model, else the one for every role
-        return getattr(ctx.services, name) or ctx.services.settings.model_spec(name.removesuffix("_model"))
-    if name in _SERVICE_FIELDS:
-        return getattr(ctx.services, name) or getattr(ctx.services.settings, name, None)
-    return getattr(ctx, name)
-
-
-def valid_run_id(run_id: str) -> str:
-    try:
-        return check_run_id(run_id)
-    except MemoryRequestError as exc:
-        raise ConfigurationError(str(exc)) from None
-
-
-def context_from_settings(settings: Settings, **overrides: Any) -> InProcessContext:
-    """An in-process run's context: `settings`' defaults, overridden by any non-None keyword, each
-    either a context field (agent, task_type, domain, use_memory, approve_procedures) or a service
-    (tenant, models, embeddings, pii_scrubber, memory, memory_block_filter, clock)."""
-    chosen = {k: v for k, v in overrides.items() if v is not None}
-    unknown = set(chosen) - _CONTEXT_FIELDS - _SERVICE_FIELDS
-    if unknown:
-        raise TypeError(f"unknown review option(s): {', '.join(sorted(unknown))}")
-    services = ReviewServices(settings=settings, **{k: v for k, v in chosen.items() if k in _SERVICE_FIELDS})
-    context = {
-        "agent": settings.agent, "task_type": settings.task_type, "domain": settings.domain,
-        **{k: v for k, v in chosen.items() if k in _CONTEXT_FIELDS},
-    }
-    try:
-        for name in _ID_FIELDS:  # one-line errors for crafted ids, before pydantic's longer ones
-            check_id(services.default_tenant if name == "tenant" else context[name], name.replace("_", " "))
-        return InProcessContext(services=services, **context)
-    except (MemoryRequestError, ValidationError) as exc:
-        message = str(exc) if isinstance(exc, MemoryRequestError) else exc.errors()[0]["msg"]
-        raise ConfigurationError(message) from None
-
-
-def run_choices(ctx: InProcessContext) -> dict[str, Any]:
-    """The context values a resumed run must keep (model instances are not kept: only specs)."""
-    return {name: choice(ctx, name) for name in RUN_CHOICES if isinstance(choice(ctx, name), str | bool)}
 
 
 def _owner_only_file(path: Path) -> None:
@@ -231,39 +187,59 @@ class Reviewer:
     """Reviews contracts with one compiled graph and one checkpointer."""
 
     def __init__(self, settings: Settings, checkpointer: BaseCheckpointSaver, **context: Any):
+        from graphs.analyze import recursion_limit
+        from tools.playbook import load_playbook
+
+        self._recursion_limit = recursion_limit(settings, len(load_playbook().clause_types))
         self.settings = settings
         self.checkpointer = checkpointer
         self.graph = build_graph(checkpointer)
         self.context = context_from_settings(settings, **context)
         self._overrides = context
 
-    def review_path(self, path: str | Path, *, thread_id: str | None = None) -> dict[str, Any]:
+    def review_path(self, path: str | Path, *, thread_id: str | None = None,
+                    on_progress: Progress | None = None) -> dict[str, Any]:
+        """Review one contract file; `on_progress(event)` sees the graph's progress events as they
+        come (the custom stream events of graphs.review)."""
         if thread_id is not None:
             valid_run_id(thread_id)
+        from tools.contract import load_contract
+
         # Load (and fail on bad input) before the graph starts, so nothing reaches memory.
         contract = load_contract(path, max_bytes=self.settings.max_input_bytes)
-        return self.review_contract(contract.model_dump(), thread_id=thread_id)
+        return self.review_contract(contract.model_dump(), thread_id=thread_id, on_progress=on_progress)
 
-    def review_contract(self, contract: dict[str, Any], *, thread_id: str | None = None) -> dict[str, Any]:
+    def review_contract(self, contract: dict[str, Any], *, thread_id: str | None = None,
+                        on_progress: Progress | None = None) -> dict[str, Any]:
         run_id = valid_run_id(thread_id) if thread_id is not None else uuid.uuid4().hex
         ctx = self.context
         config = self._config(ctx, run_id)
         config["metadata"] = run_choices(ctx)
-        state = self._invoke({"contract": contract, "run_id": run_id}, config, ctx)
-        return build_report(state)
+        state = self._invoke({"contract": contract, "run_id": run_id}, config, ctx, on_progress)
+        return _report(state)
 
     def thread_config(self, run_id: str) -> dict[str, Any]:
         """The graph config of a run of this reviewer's tenant and agent (for `graph.get_state`)."""
         return self._config(self.context, run_id)
 
-    @staticmethod
-    def _config(ctx: InProcessContext, run_id: str) -> dict[str, Any]:
+    def _config(self, ctx: InProcessContext, run_id: str) -> dict[str, Any]:
         return {"configurable": {"thread_id": thread_key(choice(ctx, "tenant"), ctx.agent, run_id)},
-                "recursion_limit": recursion_limit(ctx.services.settings, len(load_playbook().clause_types))}
+                "recursion_limit": self._recursion_limit}
 
-    def _invoke(self, payload: dict[str, Any] | None, config: dict[str, Any], ctx: InProcessContext) -> dict[str, Any]:
+    def _invoke(self, payload: dict[str, Any] | None, config: dict[str, Any], ctx: InProcessContext,
+                on_progress: Progress | None = None) -> dict[str, Any]:
         try:
-            return self.graph.invoke(payload, config, context=ctx)
+            if on_progress is None:
+                return self.graph.invoke(payload, config, context=ctx)
+            state: dict[str, Any] = {}
+            # the events come from the subgraphs' nodes: stream them too, keep the root's values
+            for namespace, mode, chunk in self.graph.stream(payload, config, context=ctx, subgraphs=True,
+                                                            stream_mode=["custom", "values"]):
+                if mode == "custom" and isinstance(chunk, dict) and "progress" in chunk:
+                    on_progress(chunk)
+                elif mode == "values" and not namespace:
+                    state = chunk
+            return state
         except sqlite3.Error as exc:  # memory backends raise their own errors: this is the checkpoint file
             raise checkpoint_store_error(exc, self.settings) from exc
 
@@ -287,8 +263,7 @@ class Reviewer:
             raise ConfigurationError(f"run {run_id!r} exists for several tenants/agents ({owners}): "
                                      "choose one with --tenant and --agent")
         thread = threads[0]
-        config = {"configurable": {"thread_id": thread},
-                  "recursion_limit": recursion_limit(self.settings, len(load_playbook().clause_types))}
+        config = {"configurable": {"thread_id": thread}, "recursion_limit": self._recursion_limit}
         saved = self.checkpointer.get_tuple(config)
         saved_choices = (saved.metadata if saved else {}) or {}
         identity = {k: saved_choices[k] for k in RUN_IDENTITY if k in saved_choices}
@@ -300,4 +275,28 @@ class Reviewer:
         if not snapshot.values:
             raise ConfigurationError(f"no checkpoint for run {run_id!r}")
         state = self._invoke(None, config, ctx) if snapshot.next else snapshot.values
-        return build_report(state)
+        return _report(state)
+
+
+def progress_text(event: dict[str, Any]) -> str:
+    """One of the review graph's progress events (graphs.review) as a short status phrase."""
+    stage = event.get("progress")
+    if stage == "contract":
+        return f"{event.get('sections', 0)} sections read"
+    if stage == "memory_read":
+        found = [f"{event.get('episodes', 0)} episodes", f"{event.get('facts', 0)} facts"]
+        return "memory read: " + ", ".join(found) + (", a procedure" if event.get("procedure") else "")
+    if stage == "analyze":
+        return (f"step {event.get('step')}/{event.get('budget')}: {event.get('recorded')} of "
+                f"{event.get('clause_types')} clause types recorded")
+    if stage == "extracting":
+        return "distilling the run for memory"
+    if stage == "memory_write":
+        return f"writing {event.get('tier', '')} memory".replace("  ", " ")
+    return str(stage or "")
+
+
+def _report(state: dict[str, Any]) -> dict[str, Any]:
+    from agent.report import build_report
+
+    return build_report(state)

@@ -13,11 +13,7 @@ from langgraph.graph.message import add_messages
 from typing_extensions import TypedDict
 
 from agent.models import usage_of
-
-# input_tokens include cached input; cache reads and writes are also counted on their own
-# (agent.models.usage_of), so input + output is what a provider bills as the total.
-USAGE_KEYS = ("tool_calls", "model_calls", "stand_in_calls", "input_tokens", "output_tokens",
-              "cache_read_tokens", "cache_write_tokens")
+from memory.graph.state import USAGE_KEYS, MemoryState, add_usage  # noqa: F401  (the graph's usage counters)
 
 
 def call_usage(model: Any, answer: Any) -> dict[str, int]:
@@ -25,33 +21,6 @@ def call_usage(model: Any, answer: Any) -> dict[str, int]:
     one (`is_stand_in`, the offline reviewer), whose token counts are estimates of what a model
     would have read and written. `answer` is the AI message (or its `usage_metadata` dict)."""
     return {"stand_in_calls" if getattr(model, "is_stand_in", False) else "model_calls": 1, **usage_of(answer)}
-
-
-def add_usage(left: dict[str, int] | None, right: dict[str, int] | None) -> dict[str, int]:
-    """Usage counters added up. Nodes write the new total (not a delta): a reducer would count a
-    subgraph's totals twice when the parent merges the subgraph's output."""
-    total = dict.fromkeys(USAGE_KEYS, 0)
-    for part in (left or {}, right or {}):
-        for key, value in part.items():
-            total[key] = total.get(key, 0) + int(value)
-    return total
-
-
-class MemoryState(TypedDict, total=False):
-    """Keys the generic memory steps use; any agent's state can include them."""
-
-    run_id: str
-    source_id: str  # what the run works on (a content hash): runs over one source confirm a fact once
-    task: str  # what bootstrap embeds to find similar past runs
-    outcome_hint: str  # optional: the agent's own view of how the run ended
-    episodes: list[dict[str, Any]]  # retrieved: [{"item": Episode dict, "score": float}]
-    facts: list[dict[str, Any]]
-    procedure: dict[str, Any] | None
-    memory_block: str
-    artifacts: dict[str, Any]  # RunArtifacts (scrubbed) extracted by consolidate
-    extraction: dict[str, Any]  # how: status, method, attempts, errors, repairs (memory.extraction)
-    memory_writes: dict[str, Any]  # what consolidate stored
-    usage: dict[str, int]  # running totals of USAGE_KEYS
 
 
 class ReviewInput(TypedDict, total=False):
@@ -114,5 +83,28 @@ class AnalyzeOutput(TypedDict, total=False):
 class ConsolidateOutput(TypedDict, total=False):
     artifacts: dict[str, Any]
     extraction: dict[str, Any]
+    outcome: str
     memory_writes: dict[str, Any]
     usage: dict[str, int]
+    warnings: list[str]
+
+
+class ReviewOutput(TypedDict, total=False):
+    """What the served graph returns: the review as its report holds it, not the whole state (the
+    contract's text, the messages and the working state stay in the thread's checkpoints)."""
+
+    run_id: str
+    outcome: str  # COMPLETED, PARTIAL or FAILED: what the graph observed, lowered only for a confirmed reason
+    findings: list[dict[str, Any]]  # every finding recorded (the last one of a clause type is the one that stands)
+    open_clause_types: list[str]  # clause types left without a finding
+    stop_reason: str  # why the review stopped short ("" when it did not)
+    final_review: str  # the reviewer's closing text
+    episodes: list[dict[str, Any]]  # what memory served: past episodes, facts, the procedure
+    facts: list[dict[str, Any]]
+    procedure: dict[str, Any] | None
+    memory_writes: dict[str, Any]  # what the run stored (episode, facts confirmed, procedure proposed ...)
+    extraction: dict[str, Any]  # how the run was distilled for memory, and how its outcome was settled
+    usage: dict[str, int]  # tool calls, model calls, stand-in calls, tokens
+    loop: dict[str, int]  # the review loop's counters
+    steps: int
+    warnings: list[str]  # what went wrong without ending the run

@@ -72,13 +72,13 @@ data "aws_iam_policy_document" "tenant" {
     # hash of each tenant, and every read or write of vectors stays confined above
     sid       = "FindOwnVectorIndexes"
     actions   = ["s3vectors:ListIndexes", "s3vectors:GetVectorBucket"]
-    resources = [aws_s3vectors_vector_bucket.memory.vector_bucket_arn]
+    resources = [module.s3_vectors.memory_bucket_arn]
   }
 
   statement {
     sid       = "SearchAndSyncTheKnowledgeBase"
     actions   = ["bedrock:Retrieve", "bedrock:StartIngestionJob", "bedrock:GetIngestionJob"]
-    resources = [aws_bedrockagent_knowledge_base.facts.arn]
+    resources = [module.s3_vectors.knowledge_base_arn]
   }
 
   statement {

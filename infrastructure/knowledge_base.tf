@@ -1,29 +1,8 @@
 # The Bedrock Knowledge Base over the fact documents, with S3 Vectors as its vector store.
 # Its embedding model must be the application's (vectors of different models are never
 # compared): set the memory URL's kb_embedding_model to the same model name.
-
-resource "aws_s3vectors_vector_bucket" "kb" {
-  vector_bucket_name = "${var.table_prefix}-kb-vectors"
-
-  encryption_configuration {
-    sse_type    = "aws:kms"
-    kms_key_arn = aws_kms_key.memory.arn
-  }
-}
-
-resource "aws_s3vectors_index" "kb" {
-  index_name         = "${var.table_prefix}-facts"
-  vector_bucket_name = aws_s3vectors_vector_bucket.kb.vector_bucket_name
-  data_type          = "float32"
-  dimension          = var.embedding_dimensions
-  distance_metric    = "cosine"
-
-  # Bedrock's own chunk text and metadata blob are large and never filtered on; keeping them
-  # non-filterable leaves the filterable budget to tenant / domain / fact_id
-  metadata_configuration {
-    non_filterable_metadata_keys = ["AMAZON_BEDROCK_TEXT", "AMAZON_BEDROCK_METADATA"]
-  }
-}
+# The Knowledge Base itself (its S3_VECTORS storage needs the AWS provider >= 6.28) is created in
+# modules/s3_vectors with its vector index; its role, data source and sync stay here.
 
 data "aws_iam_policy_document" "kb_assume" {
   statement {
@@ -75,7 +54,7 @@ data "aws_iam_policy_document" "kb" {
       "s3vectors:DeleteVectors",
       "s3vectors:QueryVectors",
     ]
-    resources = [aws_s3vectors_index.kb.index_arn]
+    resources = [module.s3_vectors.kb_index_arn]
   }
   statement {
     sid       = "DecryptDocumentsAndVectors"
@@ -90,36 +69,9 @@ resource "aws_iam_role_policy" "kb" {
   policy = data.aws_iam_policy_document.kb.json
 }
 
-resource "aws_bedrockagent_knowledge_base" "facts" {
-  name     = "${var.table_prefix}-facts"
-  role_arn = aws_iam_role.kb.arn
-
-  knowledge_base_configuration {
-    type = "VECTOR"
-    vector_knowledge_base_configuration {
-      embedding_model_arn = local.embedding_model_arn
-      embedding_model_configuration {
-        bedrock_embedding_model_configuration {
-          dimensions          = var.embedding_dimensions
-          embedding_data_type = "FLOAT32"
-        }
-      }
-    }
-  }
-
-  storage_configuration {
-    type = "S3_VECTORS"
-    s3_vectors_configuration {
-      index_arn = aws_s3vectors_index.kb.index_arn
-    }
-  }
-
-  depends_on = [aws_iam_role_policy.kb]
-}
-
 resource "aws_bedrockagent_data_source" "facts" {
   name                 = "${var.table_prefix}-fact-documents"
-  knowledge_base_id    = aws_bedrockagent_knowledge_base.facts.id
+  knowledge_base_id    = module.s3_vectors.knowledge_base_id
   data_deletion_policy = "DELETE" # a fact deleted from S3 leaves the index at the next sync
 
   data_source_configuration {

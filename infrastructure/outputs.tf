@@ -2,7 +2,7 @@
 
 output "memory_url" {
   description = "The memory URL for CONTRACT_AGENT_MEMORY_URL (tables, bucket, Knowledge Base, its embedding model, vector bucket)."
-  value       = "aws://?region=${var.region}&table_prefix=${var.table_prefix}&bucket=${aws_s3_bucket.facts.id}&facts_prefix=${var.facts_prefix}&kb_id=${aws_bedrockagent_knowledge_base.facts.id}&data_source_id=${aws_bedrockagent_data_source.facts.data_source_id}&kb_embedding_model=${var.embedding_model_id}&vector_bucket=${aws_s3vectors_vector_bucket.memory.vector_bucket_name}"
+  value       = "aws://?region=${var.region}&table_prefix=${var.table_prefix}&bucket=${aws_s3_bucket.facts.id}&facts_prefix=${var.facts_prefix}&kb_id=${module.s3_vectors.knowledge_base_id}&data_source_id=${aws_bedrockagent_data_source.facts.data_source_id}&kb_embedding_model=${var.embedding_model_id}&vector_bucket=${module.s3_vectors.memory_bucket_name}"
 }
 
 output "table_names" {
@@ -23,12 +23,12 @@ output "bucket" {
 
 output "vector_bucket" {
   description = "S3 Vectors bucket of the episode and fact indexes, one per tenant and model (memory URL vector_bucket)."
-  value       = aws_s3vectors_vector_bucket.memory.vector_bucket_name
+  value       = module.s3_vectors.memory_bucket_name
 }
 
 output "knowledge_base_id" {
   description = "Bedrock Knowledge Base id (memory URL kb_id)."
-  value       = aws_bedrockagent_knowledge_base.facts.id
+  value       = module.s3_vectors.knowledge_base_id
 }
 
 output "data_source_id" {

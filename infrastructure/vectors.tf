@@ -11,14 +11,20 @@ locals {
   # memory.backends.aws.vectors.slug: lowercase, runs of other characters become "-", at most 20
   vector_slug_raw   = substr(trim(replace(lower(var.table_prefix), "/[^a-z0-9]+/", "-"), "-"), 0, 20)
   vector_index_slug = local.vector_slug_raw == "" ? "cma" : local.vector_slug_raw
-  vector_index_arn  = "arn:${data.aws_partition.current.partition}:s3vectors:${var.region}:${data.aws_caller_identity.current.account_id}:bucket/${aws_s3vectors_vector_bucket.memory.vector_bucket_name}/index"
+  vector_index_arn  = "arn:${data.aws_partition.current.partition}:s3vectors:${var.region}:${data.aws_caller_identity.current.account_id}:bucket/${module.s3_vectors.memory_bucket_name}/index"
 }
 
-resource "aws_s3vectors_vector_bucket" "memory" {
-  vector_bucket_name = "${var.table_prefix}-memory-vectors"
+# What needs the AWS provider >= 6.28 lives in modules/s3_vectors: this bucket, the Knowledge
+# Base's vector bucket and index, and the Knowledge Base itself (its S3_VECTORS storage). Keeping
+# them in a module of their own lets CI validate everything else against the provider it has
+# (scripts/terraform_check.py).
+module "s3_vectors" {
+  source = "./modules/s3_vectors"
 
-  encryption_configuration {
-    sse_type    = "aws:kms"
-    kms_key_arn = aws_kms_key.memory.arn
-  }
+  table_prefix         = var.table_prefix
+  kms_key_arn          = aws_kms_key.memory.arn
+  embedding_dimensions = var.embedding_dimensions
+  embedding_model_arn  = local.embedding_model_arn
+  role_arn             = aws_iam_role.kb.arn
+  role_policy_id       = aws_iam_role_policy.kb.id
 }

@@ -24,3 +24,16 @@ class UnknownRecordError(MemoryBackendError, KeyError):
 
 class MemoryRequestError(ValueError):
     """A request the memory rules forbid, e.g. approving a rejected procedure or an anonymous approval."""
+
+
+class MissingStateKey(MemoryConfigError, KeyError):
+    """A memory step needs a graph-state key the run does not have: the message names the key and
+    the `memory.graph.MemoryAgent` method that reads it (set the key, or implement the method)."""
+
+    def __str__(self) -> str:  # KeyError would repr() the message
+        return str(self.args[0]) if self.args else ""
+
+
+class ExtractionNotSupported(MemoryConfigError):
+    """The extraction model distils runs of other agents only (the offline stand-in knows contract
+    reviews): an agent of another kind needs an extraction model of its own."""

@@ -43,7 +43,12 @@ ARTIFACTS_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
         "task_summary": {"type": "string", "description": "what was done, for whom, on what"},
-        "outcome": {"type": "string", "enum": ["COMPLETED", "PARTIAL", "FAILED"]},
+        "outcome": {"type": "string", "enum": ["COMPLETED", "PARTIAL", "FAILED"],
+                    "description": "how the run ended; the outcome the run observed stands unless yours is worse "
+                                   "and lowered_because names why"},
+        "lowered_because": {"type": "array", "items": {"type": "string"},
+                            "description": "only for an outcome worse than the run observed: each item still open "
+                                           "or problem the run recorded that makes it worse, by name"},
         "key_findings": {"type": "array", "items": {"type": "string"}},
         "approach": {"type": "string"},
         "tools_used": {"type": "array", "items": {"type": "string"}},
@@ -64,9 +69,9 @@ ARTIFACTS_SCHEMA: dict[str, Any] = {
     },
     "required": ["task_summary", "outcome", "key_findings", "approach", "tools_used", "step_count"],
 }
-# What a run records about itself (its findings, tools and steps, in the graph state): a caller that
-# fills these from the run asks the model only for the rest, the fields that need judgement.
-RECORDED_FIELDS = ("key_findings", "tools_used", "step_count")
+# What a run records about itself (its task, findings, tools and steps, from the graph state): the
+# memory steps fill these from the run and ask the model only for the rest, what needs judgement.
+RECORDED_FIELDS = ("task_summary", "key_findings", "tools_used", "step_count")
 
 
 def judgement_schema(schema: dict[str, Any] = ARTIFACTS_SCHEMA) -> dict[str, Any]:
@@ -86,7 +91,12 @@ _ALIASES = {
     "patterns": "reusable_patterns", "facts": "fact_candidates", "fact_candidate": "fact_candidates",
     "tools": "tools_used", "steps_taken": "step_count", "steps_count": "step_count", "num_steps": "step_count",
     "status": "outcome", "result": "outcome",
+    "lower_because": "lowered_because", "because": "lowered_because", "reason": "lowered_because",
+    "reasons": "lowered_because", "outcome_reason": "lowered_because", "outcome_reasons": "lowered_because",
+    "open": "lowered_because", "still_open": "lowered_because", "open_items": "lowered_because",
 }
+# Other names a model gives what it says is still open ("open_clause_types", "open_tasks" ...).
+_OPEN_KEY = re.compile(r"^(?:open|still_open|unfinished|outstanding)_\w+$")
 _WRAPPERS = ("run_artifacts", "artifacts", "run", "result", "data", "output")
 _STEP_TEXT_KEYS = ("description", "text", "step", "action", "instruction", "title", "name")
 _FACT_TEXT_KEYS = ("text", "fact", "statement", "description")
@@ -154,7 +164,7 @@ def _decode_at(decoder: json.JSONDecoder, text: str, index: int) -> tuple[Any, i
 
 def _looks_like_artifacts(data: dict[str, Any]) -> bool:
     keys = {_ALIASES.get(k, k) for k in (_key(k) for k in data)}
-    return bool(keys & {"outcome", "task_summary", "key_findings"})
+    return bool(keys & {"outcome", "task_summary", "key_findings", "approach", "reusable_patterns"})
 
 
 def _key(key: Any) -> str:
@@ -302,9 +312,14 @@ def normalise(data: dict[str, Any]) -> Reading:
     repairs: list[str] = []
     data = _unwrap(data, repairs)
     fields: dict[str, Any] = {}
+    reasons: list[str] = []
     for raw_key, value in data.items():
         key = _key(raw_key)
-        key = _ALIASES.get(key, key)
+        key = "lowered_because" if _OPEN_KEY.match(key) else _ALIASES.get(key, key)
+        if key == "lowered_because":  # every name a model gives its reasons, together
+            value = list(value) if isinstance(value, dict) else value  # {"insurance": "open"}: the names
+            reasons += _text_list(value, ("item", "name", "reason", "text"), "lowered_because", repairs)
+            continue
         if key != raw_key and key in RunArtifacts.model_fields:
             repairs.append(f"key {raw_key!r} read as {key}")
         fields.setdefault(key, value)
@@ -326,6 +341,7 @@ def normalise(data: dict[str, Any]) -> Reading:
                                         "reusable_patterns", repairs),
         "fact_candidates": _facts(fields.get("fact_candidates"), repairs),
         "procedure": _procedure(fields.get("procedure"), repairs),
+        "lowered_because": list(dict.fromkeys(reasons)),
     }
     try:
         artifacts = RunArtifacts.model_validate(shaped)
@@ -437,7 +453,8 @@ def extract(
         except Exception as exc:
             if on_error is not None:
                 on_error(exc)
-            log.warning("run-artifacts extraction call failed (attempt %d): %s", attempt, exc, exc_info=True)
+            # no traceback: hosts other than the CLI print it; the error is reported with the run
+            log.warning("run-artifacts extraction call failed (attempt %d): %s: %s", attempt, type(exc).__name__, exc)
             result.errors.append(f"{type(exc).__name__}: {exc}")
             continue
         result.usage.append(dict(getattr(raw, "usage_metadata", None) or {}))

@@ -51,19 +51,6 @@ class Outcome(StrEnum):
     UNKNOWN = "UNKNOWN"
 
 
-_OUTCOME_RANK = {Outcome.COMPLETED: 3, Outcome.PARTIAL: 2, Outcome.FAILED: 1, Outcome.UNKNOWN: 0}
-
-
-def worse_outcome(claimed: Outcome | str, observed: Outcome | str | None) -> Outcome:
-    """The run's outcome from what a model claims and what the run was observed to do: the worse
-    of the two, so a model cannot promote a run (UNKNOWN counts as the worst claim: a model that
-    cannot say how the run ended vouches for nothing); the claim alone when nothing was observed."""
-    claimed = Outcome(claimed)
-    if not observed or Outcome(observed) == Outcome.UNKNOWN:
-        return claimed
-    return min(claimed, Outcome(observed), key=_OUTCOME_RANK.__getitem__)
-
-
 class Extraction(StrEnum):
     """How a run's artifacts were obtained from the extraction model."""
 
@@ -116,6 +103,9 @@ class RunArtifacts(BaseModel):
     reusable_patterns: list[str] = Field(default_factory=list)
     fact_candidates: list[FactCandidate] = Field(default_factory=list)
     procedure: ProcedureProposal | None = None
+    # what a model named as its reason for an outcome worse than the run observed; the memory steps
+    # keep the outcome the graph observed unless a reason is confirmed (memory.graph.outcome)
+    lowered_because: list[str] = Field(default_factory=list)
     extraction: Extraction = Extraction.OK  # set by the consolidate step, not by the model
 
     @classmethod

@@ -290,8 +290,10 @@ def test_firstrun_reads_its_milestones_from_make_demo_output():
 
     lines = [(0.1, "python3 -m venv .venv"), (3.0, '.venv/bin/python -m pip install --quiet --no-compile -e .'),
              (41.2, "touch .venv/.installed-runtime"), (41.3, ".venv/bin/contract-review demo"),
-             (44.0, "demo [1/13] northwind_msa_01 (memory on) (2.1 s)"), (44.1, "Contract review: northwind_msa_01.pdf"),
-             (60.0, "Contract review: northwind_msa_02.pdf"), (70.5, "Same-template reviews in sequence, memory on")]
+             (44.0, "demo [1/25] northwind_msa_01 (memory on) (2.1 s)"),
+             (44.1, "[1/16] northwind_msa_01: 84 tool calls, 55.8k tokens (memory off: 84, 55.0k)"),
+             (60.0, "[2/16] northwind_msa_02: 25 tool calls, 15.4k tokens (memory off: 84, 54.5k)"),
+             (70.5, "Same-template reviews in sequence, memory on")]
     assert milestones(lines) == {"install_started": 3.0, "install_done": 41.2, "first_report": 44.1, "demo_table": 70.5}
 
 

@@ -85,8 +85,8 @@ def test_a_failed_extraction_is_reported_and_recorded_from_the_run_itself(review
     assert episode.extraction == Extraction.FAILED and episode.outcome == Outcome.COMPLETED
     assert len(episode.key_findings) == CLAUSE_TYPES and "liability_cap in section 9.2" in " ".join(episode.key_findings)
     task = memory.episodes.get(ns, "broken").task_summary
-    assert task.startswith('Review of supplier contract "northwind_msa_01.txt"')
-    assert "Review the supplier contract" not in task  # never the verbatim task prompt
+    assert task.startswith("Contract review: master supply agreement")  # what the run derived
+    assert "Review the supplier contract" not in task and "northwind" not in task  # never the task prompt
     assert report["memory"]["writes"]["facts_confirmed"] == [] and report["memory"]["writes"]["procedure_proposed"] is None
     assert memory.procedures.list(ns) == []
 
@@ -104,7 +104,9 @@ def test_memory_stats_count_the_runs_recorded_after_a_failed_extraction(review, 
         capsys.readouterr().out.split())
 
 
-def test_a_summary_that_only_repeats_the_task_prompt_is_replaced(review, settings):
+def test_a_summary_the_model_writes_is_never_stored_the_run_derives_its_own(review, settings):
+    """Issue 31: the task summary an episode keeps (and embeds) is the run's own, derived from the
+    graph state; a model that echoes the task prompt (contract name, opening) stores none of it."""
     from tests.test_fork_template import ARTIFACTS
 
     class Echo(OfflineReviewerModel):
@@ -117,7 +119,8 @@ def test_a_summary_that_only_repeats_the_task_prompt_is_replaced(review, setting
     review(NORTHWIND[0], thread_id="echo", extraction_model=Echo())
     memory, ns = _memory(settings)
     summary = memory.episodes.get(ns, "echo").task_summary
-    assert summary.startswith('Review of supplier contract "northwind_msa_01.txt"') and "Task type:" not in summary
+    assert summary.startswith("Contract review: master supply agreement") and "Task type:" not in summary
+    assert "northwind" not in summary.casefold() and "Run digest" not in summary
 
 
 def test_a_model_cannot_claim_completed_for_an_incomplete_run(review, settings):
@@ -163,7 +166,7 @@ def test_the_episode_keeps_the_findings_tools_and_steps_the_run_recorded_whateve
     assert episode.key_findings == recorded and len(recorded) == CLAUSE_TYPES
     assert "made_up_tool" not in episode.tools_used and {"list_sections", "assess_clause"} <= set(episode.tools_used)
     assert episode.step_count == report["review_loop"]["model_steps"] != 99
-    assert episode.approach == "Assessed every clause." and episode.task_summary == claims["task_summary"]
+    assert episode.approach == "Assessed every clause." and episode.task_summary.startswith("Contract review:")
     system, digest = (m.content for m in extractor.received[0])
     assert not any(key in system for key in ("key_findings", "tools_used", "step_count"))
     assert "liability_cap 9.2 deviation high" in digest and report["findings"][0]["quote"][:40] not in digest

@@ -1,7 +1,9 @@
-"""A fork keeps `memory/` and the graph's memory steps as they are.
+"""A fork keeps `memory/` and its graph steps (`memory.graph`) as they are.
 
 This builds a small agent that has nothing to do with contracts (it triages support tickets)
-on the same tiers and steps, and checks that all three durable tiers work for it.
+on the same tiers and steps: its `MemoryAgent` says what the task is, how a run ended and what
+it found, from the fork's own state keys; the three reads run as parallel nodes. It checks that
+all three durable tiers work for it (what it imports loads no contract code: tests/test_memory_core.py).
 """
 
 from __future__ import annotations
@@ -16,20 +18,9 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.message import add_messages
 from langgraph.runtime import Runtime
 
-from graphs.context import ReviewContext
-from graphs.memory_steps import (
-    build_memory_block,
-    episodic_read,
-    episodic_write,
-    extract_artifacts_node,
-    procedural_read,
-    procedural_write,
-    semantic_read,
-    semantic_write,
-)
-from graphs.runner import context_from_settings
-from graphs.state import MemoryState
-from memory.records import Namespace, ProcedureStatus
+from graphs.context import ReviewContext, context_from_settings, run_scope
+from memory.graph import MemoryAgent, MemoryState, MemorySteps, Observed, TaskProfile
+from memory.records import Namespace, Outcome, ProcedureStatus
 
 TRIAGE_EXTRACT = "TASK: extract-run-artifacts\nDistil this ticket-triage run as JSON."
 
@@ -37,28 +28,42 @@ TRIAGE_EXTRACT = "TASK: extract-run-artifacts\nDistil this ticket-triage run as 
 class TriageState(MemoryState, total=False):
     messages: Annotated[list[AnyMessage], add_messages]
     ticket: str
+    route: str
+
+
+class TriageAgent(MemoryAgent):
+    """What the memory core asks of the fork, answered from the fork's own keys."""
+
+    kind = "ticket_triage"
+    extraction_instructions = TRIAGE_EXTRACT
+
+    def profile(self, state):
+        return TaskProfile(summary=f"Triage ticket: {state['ticket']}")
+
+    def observe(self, state):
+        return Observed(Outcome.COMPLETED if state.get("route") else Outcome.FAILED,
+                        open_items=() if state.get("route") else ("route",))
+
+    def results(self, state):
+        return [f"ticket routed to {state['route']}"] if state.get("route") else []
+
+
+STEPS = MemorySteps(TriageAgent(), scope=run_scope)
 
 
 def triage(state: TriageState, runtime: Runtime[ReviewContext]) -> dict:
     """The fork's own step: it sees the memory block in its system prompt."""
     system = "You triage support tickets.\n" + state.get("memory_block", "")
-    return {"messages": [SystemMessage(system), HumanMessage(state["ticket"]), AIMessage("route: billing")]}
+    return {"messages": [SystemMessage(system), HumanMessage(state["ticket"]), AIMessage("route: billing")],
+            "route": "billing"}
 
 
 def build_triage_graph():
     builder = StateGraph(TriageState, context_schema=ReviewContext)
-    for name, node in [
-        ("episodic_read", episodic_read),
-        ("semantic_read", semantic_read),
-        ("procedural_read", procedural_read),
-        ("build_memory_block", build_memory_block),
-        ("triage", triage),
-        ("extract_artifacts", extract_artifacts_node(TRIAGE_EXTRACT)),
-        ("episodic_write", episodic_write),
-        ("semantic_write", semantic_write),
-        ("procedural_write", procedural_write),
-    ]:
-        builder.add_node(name, node)
+    for name in ("episodic_read", "semantic_read", "procedural_read", "build_memory_block", "extract_artifacts",
+                 "episodic_write", "semantic_write", "procedural_write"):
+        builder.add_node(name, getattr(STEPS, name))
+    builder.add_node("triage", triage)
     reads = ["episodic_read", "semantic_read", "procedural_read"]
     for read in reads:
         builder.add_edge(START, read)
@@ -94,12 +99,14 @@ def test_a_non_contract_agent_uses_all_three_tiers(settings):
     states = []
     for i in range(3):
         states.append(graph.invoke(
-            {"ticket": ticket, "task": f"Triage ticket: {ticket}", "run_id": f"t{i}"},
-            {"configurable": {"thread_id": f"t{i}"}}, context=ctx,
+            {"ticket": ticket, "run_id": f"t{i}"}, {"configurable": {"thread_id": f"t{i}"}}, context=ctx,
         ))
     first, second, third = states
     assert first["memory_block"] == ""  # nothing remembered yet
     assert "Triage ticket" in second["memory_block"]  # the first run came back as an episode
+    assert "ticket routed to billing" in second["memory_block"]  # what the run found, from its state
+    assert first["artifacts"]["outcome"] == "COMPLETED"  # what the fork observed
+    assert first["artifacts"]["key_findings"] == ["ticket routed to billing"]
     assert second["facts"] == []  # one or two runs do not confirm a fact
     assert third["memory_writes"]["facts_confirmed"]  # the third distinct run does
 
@@ -112,10 +119,7 @@ def test_a_non_contract_agent_uses_all_three_tiers(settings):
     assert third["procedure"] is None  # pending procedures are never served
     memory.procedures.set_status(ns, procedure.procedure_id, ProcedureStatus.VALIDATED, by="test")
 
-    fourth = graph.invoke(
-        {"ticket": ticket, "task": f"Triage ticket: {ticket}", "run_id": "t3"},
-        {"configurable": {"thread_id": "t3"}}, context=ctx,
-    )
+    fourth = graph.invoke({"ticket": ticket, "run_id": "t3"}, {"configurable": {"thread_id": "t3"}}, context=ctx)
     assert "Double charges are handled by the billing team".lower() in fourth["memory_block"].lower()
     assert "Triage a billing ticket" in fourth["memory_block"]
     assert "1. Read the ticket" in fourth["memory_block"]

@@ -1,21 +1,24 @@
 """The run digest: what the extraction model reads of a finished review, in a few lines.
 
-The extraction model writes only what needs judgement (task summary, outcome, approach, reusable
-patterns, facts, procedure); the run's key findings, tools and step count are recorded from the
-graph state without it (graphs.consolidate.run_record). So the digest carries only what those
-fields are judged from: the task, each clause type's verdict and section in one short item, the
-coverage, and how the clauses were located (a remembered section assessed first and whether it
-held, or a search). No quotes, rationales, tool results, headings or section lists: a first
-review with memory then costs about what the same review costs without.
+The extraction model writes only what needs judgement (approach, reusable patterns, facts,
+procedure, and an outcome that can only lower the observed one for a named reason); the run's task
+summary, key findings, tools and step count are recorded from the graph state without it
+(`agent.memory_agent.ContractMemoryAgent.record`). So the digest carries what those fields are
+judged from, all read from the graph state, never from the messages (which compression replaces
+with a summary in any model's words): the task as memory keeps it, each clause type's verdict and
+section in one short item, the clause types left open, the problems the run recorded, how clauses
+were located (a remembered section assessed first and whether it held, or a search), the tools
+and the model steps. No quotes, rationales, tool results, headings, party names or contract text.
 
-`run_digest(messages)` writes it from a run's messages (compressed or not); `read_digest(text)`
-reads it back into the same `Digest`, which is how the offline stand-in answers from it.
+`state_digest(...)` builds it from the state, `render` writes it, `read_digest(text)` reads it back
+into the same `Digest`, which is how the offline stand-in answers from it. `digest_of(messages)`
+reads the same from a transcript, for the stand-in handed a whole run instead.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,20 +28,20 @@ from agent.offline.progress import Progress, progress_of
 from agent.offline.transcript import read_transcript
 
 DIGEST_HEADER = "Run digest:"
-TASK_CHARS = 600  # of the task message: the contract's name, title and parties
-# The task message's wording around the contract's name (agent.prompts.TASK_TEMPLATE) says nothing
-# the extraction needs: the digest keeps the name and the opening.
-_TASK_WORDING = re.compile(r'^Review the supplier contract (?P<name>"[^"]*") .*?Contract opening: ')
 
 _FINDINGS = "Findings, {done} of {total} clause types: "
 _OPEN = "No finding: "
+_PROBLEM = "Problem recorded: "  # one line each: a problem's text may hold anything
 _REMEMBERED = "Remembered section assessed first: "
-_EXPLORED = "Located by find_clauses and search_contract: {n}"
+_EXPLORED = "Located by find_clauses: {n}"
+_TOOLS = "Tools used: {tools}; model steps: {steps}"
 _VERDICTS = "standard|fallback|deviation|missing|not_applicable"
 _ITEM_RE = re.compile(rf"^(?P<type>\S+?)(?: (?P<section>.+?))? (?P<verdict>{_VERDICTS})(?: (?P<severity>[a-z]+))?$")
 _FINDINGS_RE = re.compile(r"^Findings, (?P<done>\d+) of (?P<total>\d+) clause types[^:]*: (?P<items>.*)$")
+_PROBLEM_RE = re.compile(r"^\[(?P<key>[^\]]+)\] (?P<text>.+)$")
 _REMEMBERED_RE = re.compile(r"^(?P<type>\S+) (?P<section>.+) (?P<held>confirmed|not found)$")
-_EXPLORED_RE = re.compile(r"^Located by find_clauses and search_contract: (?P<n>\d+)$")
+_EXPLORED_RE = re.compile(r"^Located by find_clauses(?: and search_contract)?: (?P<n>\d+)$")
+_TOOLS_RE = re.compile(r"^Tools used: (?P<tools>.*); model steps: (?P<steps>\d+)$")
 
 
 @dataclass
@@ -48,25 +51,52 @@ class Digest:
     task: str = ""
     findings: list[dict[str, Any]] = field(default_factory=list)  # recorded, in review order
     open_types: list[str] = field(default_factory=list)  # clause types left without a finding
+    problems: list[tuple[str, str]] = field(default_factory=list)  # (key, what happened), as the run recorded them
     remembered: list[tuple[str, str, bool]] = field(default_factory=list)  # (type, section, held)
-    explored: int = 0  # clause types located with find_clauses or search_contract
+    explored: int = 0  # clause types located with find_clauses
+    tools: list[str] = field(default_factory=list)
+    steps: int = 0
 
     @property
     def total(self) -> int:
         return len(self.findings) + len(self.open_types)
 
 
+def state_digest(state: Mapping[str, Any], *, task: str, findings: Sequence[Mapping[str, Any]],
+                 open_types: Sequence[str], problems: Sequence[tuple[str, str]], tools: Sequence[str],
+                 steps: int) -> Digest:
+    """The digest of a finished review from its graph state: `findings` (one per clause type, as
+    the run recorded them), the clause types left open and the problems the run recorded are the
+    caller's reading of the state; how clauses were located is read from `state["examined"]`, what
+    the tools showed, in the order they showed it."""
+    first: dict[str, dict[str, Any]] = {}
+    explored: set[str] = set()
+    for entry in state.get("examined") or []:
+        if not isinstance(entry, dict) or not entry.get("clause_type"):
+            continue
+        first.setdefault(entry["clause_type"], entry)
+        if entry.get("tool") == "find_clauses":
+            explored.add(entry["clause_type"])
+    # a clause type whose first examination was an assessment: a remembered place checked before any search
+    remembered = [(name, str(entry.get("asked") or entry.get("section")), entry.get("found") is True)
+                  for name, entry in first.items() if entry.get("tool") == "assess_clause"]
+    return Digest(task=task, findings=[dict(f) for f in findings], open_types=list(open_types),
+                  problems=list(problems), remembered=remembered, explored=len(explored), tools=list(tools),
+                  steps=steps)
+
+
 def digest_of(messages: Sequence[BaseMessage], open_types: Sequence[str] | None = None) -> Digest:
-    """The digest of a run's messages (working-memory summaries included). `open_types`: the
-    clause types the run itself left without a finding, where it knows them (the messages alone
-    show only the types the run touched)."""
+    """The digest of a run read from its messages (working-memory summaries included), for the
+    stand-in handed a whole run. `open_types`: the clause types the run itself left without a
+    finding, where it knows them (the messages alone show only the types the run touched)."""
     transcript = read_transcript(messages)
     progress = progress_of(transcript)
     untouched = [n for n in progress.order if progress.types[n].finding is None]
     return Digest(task=transcript.task, findings=_findings(progress),
                   open_types=list(dict.fromkeys([*untouched, *(open_types or [])])),
                   remembered=_remembered_first(transcript, progress),
-                  explored=sum(1 for n in progress.order if progress.types[n].finds or progress.types[n].searches))
+                  explored=sum(1 for n in progress.order if progress.types[n].finds or progress.types[n].searches),
+                  tools=list(dict.fromkeys(c.name for c in transcript.calls)), steps=transcript.model_steps)
 
 
 def _findings(progress: Progress) -> list[dict[str, Any]]:
@@ -88,7 +118,7 @@ def _remembered_first(transcript: Any, progress: Progress) -> list[tuple[str, st
     return out
 
 
-def _item(finding: dict[str, Any]) -> str:
+def _item(finding: Mapping[str, Any]) -> str:
     parts = [str(finding["clause_type"])]
     if finding.get("section") and finding.get("verdict") not in ("missing", "not_applicable"):
         parts.append(str(finding["section"]))
@@ -99,22 +129,19 @@ def _item(finding: dict[str, Any]) -> str:
 
 
 def render(digest: Digest) -> str:
-    task = _TASK_WORDING.sub(r"Contract \g<name>. Opening: ", " ".join(digest.task.split())[:TASK_CHARS])
-    lines = [DIGEST_HEADER, f"Task: {task}",
+    lines = [DIGEST_HEADER, f"Task: {' '.join(digest.task.split())}",
              _FINDINGS.format(done=len(digest.findings), total=digest.total) + "; ".join(map(_item, digest.findings))]
     if digest.open_types:
         lines.append(_OPEN + ", ".join(digest.open_types))
+    lines += [f"{_PROBLEM}[{key}] {' '.join(text.split())}" for key, text in digest.problems]
     if digest.remembered:
         lines.append(_REMEMBERED + "; ".join(f"{name} {section} {'confirmed' if held else 'not found'}"
                                              for name, section, held in digest.remembered))
     if digest.explored:
         lines.append(_EXPLORED.format(n=digest.explored))
+    if digest.tools:
+        lines.append(_TOOLS.format(tools=", ".join(digest.tools), steps=digest.steps))
     return "\n".join(lines)
-
-
-def run_digest(messages: Sequence[BaseMessage], open_types: Sequence[str] | None = None) -> str:
-    """The run as the extraction model reads it (see the module docstring)."""
-    return render(digest_of(messages, open_types))
 
 
 def is_digest(text: str) -> bool:
@@ -135,10 +162,15 @@ def read_digest(text: str) -> Digest:
                                             "verdict": found["verdict"], "severity": found["severity"] or "none"})
         elif line.startswith(_OPEN):
             digest.open_types = [t.strip() for t in line[len(_OPEN):].split(",") if t.strip()]
+        elif line.startswith(_PROBLEM) and (problem := _PROBLEM_RE.match(line[len(_PROBLEM):])):
+            digest.problems.append((problem["key"], problem["text"]))
         elif line.startswith(_REMEMBERED):
             for item in line[len(_REMEMBERED):].split(";"):
                 if held := _REMEMBERED_RE.match(item.strip()):
                     digest.remembered.append((held["type"], held["section"], held["held"] == "confirmed"))
         elif match := _EXPLORED_RE.match(line):
             digest.explored = int(match["n"])
+        elif match := _TOOLS_RE.match(line):
+            digest.tools = [t.strip() for t in match["tools"].split(",") if t.strip()]
+            digest.steps = int(match["steps"])
     return digest

@@ -83,6 +83,8 @@ class OfflineReviewerModel(BaseChatModel):
 
     # Usage accounting reports its calls as stand-in calls, never as language-model calls.
     is_stand_in: ClassVar[bool] = True
+    # its extraction distils contract reviews only: the memory steps refuse it for another agent
+    extracts_only: ClassVar[tuple[str, ...]] = ("contract_review",)
     model: str = "offline-reviewer"
     temperature: float | None = None
     max_tokens: int | None = None

@@ -69,6 +69,8 @@ class RealisticChatModel(BaseChatModel):
 
     # Usage accounting reports its calls as stand-in calls, never as language-model calls.
     is_stand_in: ClassVar[bool] = True
+    # its extraction distils contract reviews only: the memory steps refuse it for another agent
+    extracts_only: ClassVar[tuple[str, ...]] = ("contract_review",)
     seed: int = 0
     model: str = "realistic"
     domain: str = "supplier_contracts"

@@ -45,7 +45,7 @@ def _unquote(value: Any) -> Any:
 
 def _resources() -> dict[str, dict[str, dict[str, Any]]]:
     found: dict[str, dict[str, dict[str, Any]]] = {}
-    for path in sorted(INFRA.glob("*.tf")):
+    for path in sorted(INFRA.rglob("*.tf")):  # the root module and modules/*
         parsed = _unquote(hcl2.loads(path.read_text()))
         for block in parsed.get("resource", []):
             for kind, named in block.items():
@@ -228,8 +228,54 @@ def test_tenant_roles_reach_only_their_own_vector_indexes():
 
 def test_vector_bucket_is_encrypted_with_the_memory_key_and_the_indexing_service_may_use_it():
     resources = _resources()
-    bucket = resources["aws_s3vectors_vector_bucket"]["memory"]
-    assert bucket["encryption_configuration"] == [{"sse_type": "aws:kms", "kms_key_arn": "${aws_kms_key.memory.arn}"}]
+    for name in ("memory", "kb"):  # in modules/s3_vectors, given the memory key by the root module
+        bucket = resources["aws_s3vectors_vector_bucket"][name]
+        assert bucket["encryption_configuration"] == [{"sse_type": "aws:kms", "kms_key_arn": "${var.kms_key_arn}"}]
+    module = next(body for block in _unquote(hcl2.loads((INFRA / "vectors.tf").read_text()))["module"]
+                  for name, body in block.items() if name == "s3_vectors")
+    assert module["kms_key_arn"] == "${aws_kms_key.memory.arn}"
     policy = (INFRA / "kms.tf").read_text()
     assert 'Principal = { Service = "indexing.s3vectors.amazonaws.com" }' in policy
     assert '"aws:SourceAccount" = data.aws_caller_identity.current.account_id' in policy
+
+
+def _terraform_check(folder: Path) -> subprocess.CompletedProcess:
+    if shutil.which("terraform") is None:
+        pytest.skip("terraform is not on PATH")
+    return subprocess.run([sys.executable, str(ROOT / "scripts" / "terraform_check.py"), str(folder)],
+                          capture_output=True, text=True, timeout=600)
+
+
+def test_terraform_fmt_and_validate_pass_with_the_provider_this_machine_has():
+    """What .ci/run runs: fmt -check, and validate of everything but the S3 Vectors module (which
+    needs hashicorp/aws >= 6.28) against the provider mirror; the module is validated where a
+    provider it accepts is installed, and says so where none is."""
+    done = _terraform_check(INFRA)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "terraform fmt -check: ok" in done.stdout
+    assert "terraform validate (root, hashicorp/aws" in done.stdout and "stood in): ok" in done.stdout
+    assert "modules/s3_vectors" in done.stdout
+
+
+def test_terraform_check_fails_on_a_broken_reference_and_on_bad_formatting(tmp_path):
+    broken = tmp_path / "broken"
+    shutil.copytree(INFRA, broken, ignore=shutil.ignore_patterns(".terraform*", "build"))
+    outputs = broken / "outputs.tf"
+    outputs.write_text(outputs.read_text().replace("module.s3_vectors.memory_bucket_name",
+                                                   "module.s3_vectors.no_such_output", 1))
+    done = _terraform_check(broken)
+    assert done.returncode == 1 and "FAILED" in done.stdout and "no_such_output" in done.stdout
+    shutil.rmtree(broken)
+    shutil.copytree(INFRA, broken, ignore=shutil.ignore_patterns(".terraform*", "build"))
+    (broken / "s3.tf").write_text((broken / "s3.tf").read_text().replace("  ", "    ", 3))
+    done = _terraform_check(broken)
+    assert done.returncode == 1 and "fmt -check" in done.stdout
+
+
+def test_every_s3_vectors_resource_sits_in_its_own_module():
+    """The provider mirror cannot validate aws_s3vectors_* or the Knowledge Base's S3_VECTORS
+    storage; the root module must hold none of them, so it validates everywhere."""
+    for path in INFRA.glob("*.tf"):
+        text = path.read_text()
+        assert 'resource "aws_s3vectors_' not in text, path.name
+        assert "s3_vectors_configuration" not in text, path.name

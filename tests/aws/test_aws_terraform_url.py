@@ -49,9 +49,9 @@ def terraform_memory_url(bucket: str, vector_bucket: str) -> str:
     template = next(_unquote(body["value"]) for block in parsed["output"] for name, body in block.items()
                     if _unquote(name) == "memory_url")
     values = {f"var.{name}": value for name, value in _variable_defaults().items()}
-    values.update({"aws_s3_bucket.facts.id": bucket, "aws_bedrockagent_knowledge_base.facts.id": KB_ID,
+    values.update({"aws_s3_bucket.facts.id": bucket, "module.s3_vectors.knowledge_base_id": KB_ID,
                    "aws_bedrockagent_data_source.facts.data_source_id": DS_ID, "var.region": REGION,
-                   "aws_s3vectors_vector_bucket.memory.vector_bucket_name": vector_bucket})
+                   "module.s3_vectors.memory_bucket_name": vector_bucket})
 
     def fill(match: re.Match[str]) -> str:
         if match.group(1) not in values:

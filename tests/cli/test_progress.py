@@ -97,3 +97,44 @@ class _NoBar:
 
     def add_task(self, *a, **k):
         return 0
+
+
+def test_a_progress_inside_another_is_a_line_of_the_same_bar():
+    """`bench all` shows its bar while a benchmark shows its own: rich allows one live display, so
+    the inner one is a second line of the outer bar, removed when it ends."""
+    screen = Terminal()
+    with progress("bench", 2, stream=screen) as outer:
+        with progress("improvement", 3, stream=screen) as inner:
+            inner.advance(label="northwind_msa_01 (memory on)")
+            assert inner._bar is outer._bar and len(outer._bar.tasks) == 2
+        assert len(outer._bar.tasks) == 1
+        outer.advance(label="improvement")
+    assert progress_module._live_bar is None
+    with progress("again", 1, stream=screen) as steps:  # a later bar is a bar of its own again
+        assert steps._bar is not outer._bar
+
+
+def test_eval_cuad_shows_a_step_per_contract(tmp_path, capsys):
+    from cli.main import main
+    from tests.conftest import SAMPLES
+
+    (tmp_path / "contracts").mkdir()
+    names = ["northwind_msa_01.txt", "kestrel_supply_01.txt"]
+    for name in names:
+        (tmp_path / "contracts" / name).write_text((SAMPLES / name).read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "labels.jsonl").write_text("", encoding="utf-8")
+    assert main(["eval", "cuad", "--data", str(tmp_path), "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    assert [line.split(" (")[0] for line in captured.err.splitlines()] == [
+        f"eval cuad [{i}/2] {name}" for i, name in enumerate(sorted(names), 1)]
+    assert captured.out.startswith("{")  # stdout stays the result alone
+
+
+def test_bench_improvement_counts_each_review(tmp_path, capsys, monkeypatch):
+    from bench import improvement
+    from bench.sequences import named_sequence
+
+    monkeypatch.setattr(improvement, "skyline_sequence", lambda data, limit: named_sequence("northwind_msa", limit=1))
+    improvement.run(tmp_path, limit=1, names=("northwind_msa",))
+    lines = [line.split(" (")[0] for line in capsys.readouterr().err.splitlines()]
+    assert lines == [f"improvement [{i}/4] northwind_msa_01" for i in range(1, 5)]

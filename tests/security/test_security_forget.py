@@ -126,6 +126,7 @@ def test_the_cli_erases_a_tenant_with_its_checkpoints_and_says_what_it_removed(s
 
 
 def test_the_cli_asks_before_erasing_and_refuses_bad_requests(settings, capsys, monkeypatch):
+    settings.home.mkdir(parents=True, exist_ok=True)  # an install with a data folder
     monkeypatch.setattr("sys.stdin", __import__("io").StringIO("n\n"))
     assert main(["memory", "forget", "--tenant", "acme"]) == 130  # declined: aborted, nothing done
     capsys.readouterr()

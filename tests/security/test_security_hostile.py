@@ -155,8 +155,14 @@ def test_a_fooled_extractor_cannot_store_a_fact_without_the_gate(settings, tmp_p
     completed.review_path(first, thread_id="fooled-1")
     completed.review_path(first, thread_id="fooled-1")  # the same run again counts once
     completed.review_path(second, thread_id="fooled-2")
-    for outcome in ("PARTIAL", "FAILED", "UNKNOWN"):  # runs that did not complete never count
-        _reviewer(settings, extraction_model=_fooled(outcome)).review_path(third, thread_id=f"fooled-{outcome}")
+    # runs that did not complete never count, whatever the fooled model claims (issue 29: the graph's outcome)
+    from tests.test_review_loop import OneCallPerTurn
+
+    limited = settings.model_copy(update={"max_model_steps": 12})
+    for i in range(2):
+        partial = _reviewer(limited, reviewer_model=OneCallPerTurn(), extraction_model=_fooled("COMPLETED")).review_path(
+            third, thread_id=f"fooled-partial-{i}")
+        assert partial["outcome"] == "PARTIAL"
     facts, procedures, _ = _stored(settings)
     assert not any("never a risk" in f.lower() for f in facts), "two completed runs passed a gate of three"
     # the proposed procedure waits for a person and is never served meanwhile

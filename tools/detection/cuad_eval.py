@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from tools.contract import Contract, load_contract
@@ -117,18 +118,26 @@ def read_labels(root: Path) -> dict[str, dict]:
     return labels
 
 
-def evaluate_cuad(data_dir: str | Path) -> dict:
-    """Score the detectors on a CUAD-style folder; returns per-category and macro metrics."""
+def cuad_contracts(data_dir: str | Path) -> list[Path]:
+    """The contracts of a CUAD-style folder, in the order they are scored."""
+    return sorted((Path(data_dir) / "contracts").glob("*.txt"))
+
+
+def evaluate_cuad(data_dir: str | Path, on_contract: Callable[[str], None] | None = None) -> dict:
+    """Score the detectors on a CUAD-style folder; returns per-category and macro metrics.
+    `on_contract(name)` is called as each contract's detection is done (for progress)."""
     root = Path(data_dir)
     labels_path = root / "labels.jsonl"
     contracts_dir = root / "contracts"
     if not labels_path.is_file() or not contracts_dir.is_dir():
         raise ContractInputError(f"{root}: expected contracts/*.txt and labels.jsonl (a CUAD-style folder)")
-    files = sorted(contracts_dir.glob("*.txt"))
+    files = cuad_contracts(root)
     detections = {}
     for f in files:  # detection first, from text only
         contract = load_contract(f, max_bytes=50 * 1024 * 1024)
         detections[f.name] = detect_categories(contract)
+        if on_contract is not None:
+            on_contract(f.name)
     labels = read_labels(root)
     per: dict[str, dict] = {}
     for category in CATEGORY_DETECTORS:
