@@ -98,6 +98,8 @@ class Claim:
             return f"For {topic}, {self.value} is {'not ' if negated else ''}a red flag."
         if relation == "standard":
             return f"{topic.capitalize()}{' at ' + self.value if self.value else ''} is {'not ' if negated else ''}usually standard."
+        if relation == "states":  # a caller with no vocabulary: the statement as first written
+            return self.label
         return f"{topic.capitalize()} is {'not ' if negated else ''}usually {self.value}."
 
 
@@ -195,8 +197,9 @@ def _claim(part: str, subject: str, label: str) -> Claim | None:
 
 
 def read_claims(text: str, vocabulary: Vocabulary = NO_VOCABULARY) -> tuple[Claim, ...]:
-    """The claims a fact makes, sorted; () when it makes none the grammar can read (such a fact is
-    not learned: an unreadable fact cannot be checked against the playbook)."""
+    """The claims a fact makes, sorted; () when, with a vocabulary, it makes none the grammar can
+    read (such a fact is not learned: an unreadable fact cannot be checked against the playbook).
+    With no vocabulary, a statement the grammar cannot read is one claim ("states")."""
     normal = _normalised(text)
     if vocabulary.topics:
         subject, label = _topic(normal, vocabulary), ""
@@ -210,6 +213,11 @@ def read_claims(text: str, vocabulary: Vocabulary = NO_VOCABULARY) -> tuple[Clai
     for part in re.split(r"\s*(?:;|--|—|–|\.(?=\s|$)|!|\?|,?\s+and\s+(?=a |an |the |below|above|under|over))\s*", normal):
         if part.strip() and (claim := _claim(part, subject, label)) is not None:
             claims.append(claim)
+    if not claims and not vocabulary.topics:
+        # a caller with no vocabulary (an agent of another domain): the statement is one claim, keyed
+        # by its content words stemmed and sorted; it names no party (`refusal` ran before)
+        statement = " ".join(text.split()).rstrip(".")
+        return (Claim(subject, "states", "", statement[:1].upper() + statement[1:] + "."),)
     return tuple(sorted(set(claims)))
 
 

@@ -6,7 +6,7 @@ memory is served as data inside a delimited block (`memory.block`), but an order
 in memory at all: before anything is written, every clause that reads as one is replaced by
 `INSTRUCTION_LABEL`, every link or image by `LINK_LABEL`, an encoded payload that decodes to
 readable text by `ENCODED_LABEL`, and a proposed fact that carries any of them is not learned.
-What is kept is folded (`fold`): NFKC, no invisible or bidi control characters, look-alike
+What is kept is folded (`memory.fold.fold_letters`): NFKC, no invisible or bidi control characters, look-alike
 letters of a word written mostly in Latin letters turned into those letters.
 
 How an order is recognised, whatever its language, script or spelling:
@@ -45,7 +45,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from urllib.parse import unquote
 
-from memory import lookalikes
+from memory import lookalikes, skeleton
+from memory.fold import fold_letters
 from memory.records import RunArtifacts
 from memory.screen_lexicon import CONCEPTS
 
@@ -55,7 +56,8 @@ ENCODED_LABEL = "<ENCODED>"
 LABELS = (INSTRUCTION_LABEL, LINK_LABEL, ENCODED_LABEL)
 
 _INVISIBLE = {code: None for lo, hi in lookalikes.INVISIBLE for code in range(lo, hi + 1)}
-_SKELETON = dict(lookalikes.SKELETON)
+# one for one (the views keep their offsets): the look-alikes memory.fold also folds
+_SKELETON = {code: latin for code, latin in skeleton.LATIN.items() if len(latin) == 1}
 _MAX_DEPTH = 3  # payloads inside payloads: base64 of URL-encoding of ...
 _MAX_CLAUSE = 600  # characters: a clause with no sentence end is cut at a line break past this
 
@@ -655,40 +657,16 @@ def _spans(text: str, depth: int = 0) -> list[tuple[int, int, str]]:
     return merged
 
 
-def fold(text: str) -> str:
-    """`text` as memory keeps it: NFKC, no invisible or bidi control characters, and a word whose
-    every other letter is a look-alike of a Latin one written in Latin ("Маrk" -> "Mark"; in a
-    text then written mostly (60%) in Latin, "Сар" -> "Cap" too). A word of another script stays
-    ("ООО Ромашка")."""
-    text = unicodedata.normalize("NFKC", text.translate(_INVISIBLE))
-    if text.isascii():
-        return text
-
-    def latin(w: str) -> str:
-        return "".join(c if c.isascii() else _SKELETON[ord(c)].upper() if c.isupper() else _SKELETON[ord(c)] for c in w)
-
-    def lookalike(w: str) -> bool:
-        foreign = [c for c in w if not c.isascii()]
-        return bool(foreign) and all(ord(c) in _SKELETON for c in foreign)
-
-    text = re.sub(r"[^\W_]+", lambda m: latin(m.group()) if lookalike(m.group()) and any(
-        c.isascii() and c.isalpha() for c in m.group()) else m.group(), text)
-    letters = [c for c in text if c.isalpha()]
-    if sum(c.isascii() for c in letters) < 0.6 * len(letters):
-        return text
-    return re.sub(r"[^\W_]+", lambda m: latin(m.group()) if lookalike(m.group()) else m.group(), text)
-
-
 def screen_text(text: str) -> str:
     """`text` with every order replaced by INSTRUCTION_LABEL, every link or image by LINK_LABEL,
-    every readable encoded payload by ENCODED_LABEL, and the rest folded (`fold`)."""
+    every readable encoded payload by ENCODED_LABEL, and the rest folded (`memory.fold.fold_letters`)."""
     if not text:
         return text
     out, at = [], 0
     for start, end, label in _spans(text):
-        out.append(fold(text[at:start]) + label)
+        out.append(fold_letters(text[at:start]) + label)
         at = end
-    out.append(fold(text[at:]))
+    out.append(fold_letters(text[at:]))
     return "".join(out)
 
 

@@ -39,7 +39,7 @@ def hostile_set(path: Path = HOSTILE) -> list[dict]:
 
 def survivors(screened: str, words: list[str]) -> list[str]:
     """The attacker's `words` still readable in `screened` (compared folded and case-blind)."""
-    from memory.screen import fold
+    from memory.fold import fold
 
     def flat(text: str) -> str:
         return " ".join(fold(text).casefold().split())

@@ -42,8 +42,12 @@ def test_rephrasings_normalise_to_one_key_and_meanings_do_not():
     assert semantic.normalise_fact("USD 2,000,000 insurance") != semantic.normalise_fact("USD 3,000,000 insurance")
     assert semantic.fact_key("Liability caps are usually standard") != semantic.fact_key(
         "Liability caps are not usually standard")
-    with pytest.raises(MemoryConfigError):  # a fact that claims nothing readable has no key: it is not learned
-        semantic.fact_key("Liability is capped")
+    topics = semantic.Vocabulary(topics={"liability_cap": ["liability cap", "liability"]})
+    with pytest.raises(MemoryConfigError):  # with a vocabulary, a fact that claims nothing readable is not learned
+        semantic.fact_key("Liability is capped", topics)
+    # with none (an agent of another domain), a statement is one claim, keyed by its content words
+    assert semantic.fact_key("Double charges are handled by the billing team") == semantic.fact_key(
+        "the billing team handles double charges")
 
 
 def test_three_distinct_rephrasing_runs_confirm_a_fact_that_is_searchable_at_once(memory, wordllama):

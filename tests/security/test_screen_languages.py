@@ -16,14 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from memory.screen import (
-    ENCODED_LABEL,
-    INSTRUCTION_LABEL,
-    LINK_LABEL,
-    fold,
-    has_instruction,
-    screen_text,
-)
+from memory.fold import fold
+from memory.screen import ENCODED_LABEL, INSTRUCTION_LABEL, LINK_LABEL, has_instruction, screen_text
 from tests.conftest import SAMPLES
 from tests.security.test_security_hostile import _reviewer, _stored
 
@@ -155,7 +149,9 @@ def test_orders_in_many_languages_never_reach_the_memory_file(settings, tmp_path
         for entry in orders:
             for word in entry["words"]:
                 assert _flat(word) not in stored and _flat(word) not in raw, (entry["text"], word)
-    assert any(INSTRUCTION_LABEL in e for e in episodes)
+    # the clause the order headed is still placed (its heading dropped: memory
+    # keeps no heading that reads as an instruction, agent.memory_agent.heading)
+    assert all("liability_cap in section" in e for e in episodes), [json.loads(e)["key_findings"] for e in episodes]
 
 
 def test_a_fact_carrying_an_order_in_any_language_is_not_learned():
