@@ -29,6 +29,7 @@ from agent.offline.digest import render, state_digest
 from agent.offline.progress import finding_line
 from agent.prompts import EXTRACT_INSTRUCTIONS
 from agent.report import final_findings
+from memory.claims import Vocabulary
 from memory.fold import fold
 from memory.graph import MemoryAgent, Observed, Problem, Recalled, TaskProfile, require
 from memory.pii import person_names
@@ -38,6 +39,7 @@ from tools import detect_all
 from tools.arguments import clause_type
 from tools.contract import Contract
 from tools.detection.parties import company_name
+from tools.fact_terms import fact_positions, fact_topics
 from tools.playbook import Playbook, load_playbook
 from tools.recall import LocationCheck
 
@@ -97,6 +99,9 @@ class ContractMemoryAgent(MemoryAgent):
     kind = "contract_review"
     extraction_instructions = EXTRACT_INSTRUCTIONS
     findings_view = staticmethod(clause_locations)  # per clause type, where similar contracts kept it
+    # a fact about contracts needs three contracts from two counterparties on two templates (issue 31)
+    fact_min_counterparties = 2
+    fact_min_templates = 2
 
     def profile(self, state: Mapping[str, Any]) -> TaskProfile:
         contract = state.get("contract")
@@ -193,3 +198,15 @@ class ContractMemoryAgent(MemoryAgent):
             update={"key_findings": check.lines(scored.item.key_findings)})}) for scored in recalled.episodes]
         facts = [scored for scored in recalled.facts if check.fact_holds(scored.item.text)]
         return Recalled(episodes=episodes, facts=facts, procedure=recalled.procedure)
+
+    def parties(self, state: Mapping[str, Any]) -> list[str]:
+        """The contract's parties as its preamble names them (supplier, buyer, any other role): a
+        fact naming one (a distinctive word of its name) is refused."""
+        contract = state.get("contract") or {}
+        roles = (contract.get("parties") or {}).values()
+        return [str(p.get("name")).strip() for p in roles if isinstance(p, Mapping) and str(p.get("name") or "").strip()]
+
+    def vocabulary(self, state: Mapping[str, Any]) -> Vocabulary:
+        """The playbook's clause types (the names each goes by) and their standard positions."""
+        playbook = _playbook(state)
+        return Vocabulary(topics=fact_topics(playbook), positions=fact_positions(playbook))

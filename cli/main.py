@@ -342,7 +342,8 @@ def config(
     out.print(table)
 
 
-from cli import ops  # noqa: E402, F401  (its commands decay, review, reembed join memory_app)
+# their commands join memory_app: decay, review, reembed (ops); `memory review facts` (fact_review)
+from cli import fact_review, ops  # noqa: E402, F401
 from cli.memory import memory_app  # noqa: E402  (sub-command group)
 
 app.add_typer(memory_app, name="memory")

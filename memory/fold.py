@@ -5,7 +5,9 @@ sectioner read it). Before it is stored it is folded: NFKC, every invisible char
 characters, bidi controls and isolates, variation selectors, tags: `memory.lookalikes.INVISIBLE`)
 removed, and, where the text is Latin or passes for Latin, every non-ASCII look-alike of a Latin
 letter or digit written as that letter or digit (the UTS #39 skeleton of the characters outside
-ASCII: `memory.skeleton`). So "Lіmіtаtіоn" with Cyrillic і and а is stored as "Limitation", a
+ASCII: `memory.skeleton`), word by word. It is the one fold: the instruction screen
+(`memory.screen.screen_text`) folds what it keeps with it, and reads its look-alike view
+through the same table. So "Lіmіtаtіоn" with Cyrillic і and а is stored as "Limitation", a
 right-to-left override cannot reorder what a reader sees, and the instruction screen
 (`memory.screen`), which runs on the folded text, reads an order written in look-alike letters as
 the order it is.
@@ -18,15 +20,23 @@ its letters: folding it would only garble it.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 from memory import lookalikes, skeleton
 
-_TABLE: dict[int, str | None] = {code: None for lo, hi in lookalikes.INVISIBLE for code in range(lo, hi + 1)}
-_TABLE.update(skeleton.LATIN)
-
-
 _HIDDEN: dict[int, str | None] = {code: None for lo, hi in lookalikes.INVISIBLE for code in range(lo, hi + 1)}
+_WORD = re.compile(r"[^\W_]+")
+MOSTLY_LATIN = 0.6  # a text this much in Latin letters reads its all-look-alike words as Latin too ("Сар")
+
+
+def _lookalikes_only(word: str) -> bool:
+    foreign = [c for c in word if not c.isascii()]
+    return bool(foreign) and all(ord(c) in skeleton.LATIN for c in foreign)
+
+
+def _latin(word: str) -> str:
+    return "".join(skeleton.LATIN.get(ord(c), c) for c in word)
 
 
 def passes_for_latin(text: str) -> bool:
@@ -35,13 +45,25 @@ def passes_for_latin(text: str) -> bool:
     return any(c.isascii() for c in letters) or bool(letters) and all(ord(c) in skeleton.LATIN for c in letters)
 
 
+def fold_letters(text: str) -> str:
+    """`text` NFKC-normalised, without invisible or bidi characters, its blanks and lines as they
+    are; its look-alike letters written as the Latin ones they show where the text passes for
+    Latin: in a word mixing Latin letters and look-alikes ("Маrk"), in a text every letter of
+    which is a look-alike ("Сар Аѕ"), and in a word of look-alikes only within a text mostly in
+    Latin ("the Сар"). Another script's word keeps its letters ("ООО Ромашка", "Περιορισμός")."""
+    if not text or text.isascii():
+        return text
+    text = unicodedata.normalize("NFKC", text).translate(_HIDDEN)
+    if text.isascii() or not passes_for_latin(text):
+        return text
+    letters = [c for c in text if c.isalpha()]
+    latin_share = sum(c.isascii() for c in letters) / len(letters)
+    every = all(ord(c) in skeleton.LATIN for c in letters if not c.isascii())
+    return _WORD.sub(lambda m: _latin(m.group()) if _lookalikes_only(m.group()) and (
+        every or latin_share >= MOSTLY_LATIN or any(c.isascii() and c.isalpha() for c in m.group()))
+        else m.group(), text)
+
+
 def fold(text: str) -> str:
-    """`text` NFKC-normalised, without invisible or bidi characters, on one line; where it passes
-    for Latin, its look-alike letters written as the Latin ones they show."""
-    if not text:
-        return ""
-    if not text.isascii():
-        text = unicodedata.normalize("NFKC", text).translate(_HIDDEN)
-        if not text.isascii() and passes_for_latin(text):
-            text = text.translate(_TABLE)
-    return " ".join(text.split())
+    """`fold_letters(text)` on one line, its blanks collapsed: what a stored heading is."""
+    return " ".join(fold_letters(text).split()) if text else ""

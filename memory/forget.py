@@ -25,6 +25,7 @@ from typing import Any, Literal
 
 from memory.errors import MemoryConfigError, MemoryRequestError, UnknownRecordError
 from memory.records import Fact, Namespace, Procedure, ProcedureStatus
+from memory.semantic import observation_keys
 
 _ALL = 1_000_000
 
@@ -148,7 +149,8 @@ def forget_record(memory: Any, ns: Namespace, record_id: str) -> dict[str, Any]:
         if record_id not in removed["facts"]:
             memory.facts.delete(ns, [record_id])
             removed["facts"].append(record_id)
-        removed["observations"] += _erasure(memory).discard_fact_key(ns, record_id)
+        for key in observation_keys(record_id):  # its own key and those counting counterparties, templates
+            removed["observations"] += _erasure(memory).discard_fact_key(ns, key)
     elif record_id not in removed["procedures_deleted"]:
         if record_id in removed["procedures_flagged"]:
             removed["procedures_flagged"].remove(record_id)

@@ -160,8 +160,14 @@ class Episode(BaseModel):
         return 1
 
 
+class FactStatus(StrEnum):
+    CONFIRMED = "confirmed"  # passed the gate (or approved by a person): served
+    QUEUED = "queued"  # passed the gate but contradicts the playbook: waits for a person, never served
+    REJECTED = "rejected"  # a person rejected it: kept for the record, never served
+
+
 class Fact(BaseModel):
-    """A confirmed domain fact (semantic tier)."""
+    """A domain fact (semantic tier): the canonical wording of what it claims (memory.claims)."""
 
     fact_id: str
     domain: str
@@ -171,6 +177,14 @@ class Fact(BaseModel):
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
     embedding_model: str = ""
+    # records written before these fields existed were confirmed facts
+    status: FactStatus = FactStatus.CONFIRMED
+    review_reason: str = ""  # why it waits in the review queue (the playbook position it contradicts)
+    decided_by: str | None = None  # the person who approved or rejected it
+
+    @property
+    def served(self) -> bool:
+        return self.status == FactStatus.CONFIRMED
 
 
 class ProcedureStatus(StrEnum):

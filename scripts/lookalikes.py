@@ -14,7 +14,10 @@ Nothing is picked by hand. Three sources, each over every code point Python know
   Unicode's confusables list (UTS #39, via the confusable-homoglyphs package) maps to `<` or `>`;
 - look-alikes of the letters of the marker word: every character the confusables list maps
   to one of them (Cyrillic М, Greek Μ, full-width Ｍ ...), so the word is found however it is
-  spelled.
+  spelled;
+- the skeleton (UTS #39) of every Latin letter and digit: each non-ASCII character the
+  confusables list maps to one ASCII letter or digit (Cyrillic а, Greek ο, Cherokee Ꭺ, the
+  mathematical alphabets ...), lower-cased, so the instruction screen reads "Аlwауѕ" as "always".
 
 The result is a plain module (a few hundred entries) so the neutraliser imports it in a
 millisecond instead of parsing the confusables data (a second) in every run.
@@ -74,7 +77,8 @@ def _ranges(codes: list[int]) -> list[tuple[int, int]]:
 
 def build() -> tuple[list[tuple[int, int]], dict[int, str], dict[int, str]]:
     """(INVISIBLE, BRACKETS, LETTERS): ranges of invisible code points; bracket look-alikes ->
-    `<`/`>`; look-alikes of the marker word's letters -> the lower-case ASCII letter."""
+    `<`/`>`; look-alikes of the marker word's letters -> the lower-case ASCII letter. (The
+    look-alikes of every Latin letter and digit are memory/skeleton.py's, scripts/skeleton.py.)"""
     from confusable_homoglyphs.confusables import confusables_data
 
     invisible: list[int] = []

@@ -52,8 +52,12 @@ def _memory(settings):
     return open_memory(settings.resolved_memory_url()), Namespace(tenant=settings.tenant, agent=settings.agent)
 
 
+# three suppliers, three templates, one shared deviation: what the confirmation gate needs to learn it
+INDEPENDENT = [SAMPLES / f"{name}.txt" for name in ("northwind_msa_01", "kestrel_supply_01", "tidewater_logistics_services")]
+
+
 def test_sloppy_extraction_answers_still_write_episodes_and_confirm_facts(review, settings):
-    reports = [review(p, thread_id=f"s{i}", extraction_model=SloppyExtractor()) for i, p in enumerate(NORTHWIND)]
+    reports = [review(p, thread_id=f"s{i}", extraction_model=SloppyExtractor()) for i, p in enumerate(INDEPENDENT)]
     for report in reports:
         extraction = report["memory"]["extraction"]
         assert extraction["status"] == "repaired" and extraction["method"] == "structured"
@@ -122,7 +126,8 @@ def test_a_summary_the_model_writes_is_never_stored_the_run_derives_its_own(revi
 def test_a_model_cannot_claim_completed_for_an_incomplete_run(review, settings):
     claims = {"task_summary": "Review of northwind", "outcome": "COMPLETED", "key_findings": ["x: missing (low)"],
               "approach": "a", "tools_used": [], "step_count": 1, "reusable_patterns": [],
-              "fact_candidates": [{"text": "Northwind caps are fine", "domain": "supplier_contracts", "confidence": 0.9}],
+              "fact_candidates": [{"text": "Liability caps are usually standard", "domain": "supplier_contracts",
+                                   "confidence": 0.9}],
               "procedure": None}
     extractor = ScriptedChatModel(responses=[json.dumps(claims)], repeat_last=True)
     from tests.test_review_loop import OneCallPerTurn
@@ -137,7 +142,7 @@ def test_a_model_cannot_claim_completed_for_an_incomplete_run(review, settings):
     assert memory.episodes.get(ns, "short").outcome == Outcome.PARTIAL
     from memory.semantic import fact_key
 
-    assert memory.confirmations.runs(ns, fact_key("Northwind caps are fine")) == []  # not observed: not completed
+    assert memory.confirmations.runs(ns, fact_key("Liability caps are usually standard")) == []  # not completed
 
 
 def test_the_episode_keeps_the_findings_tools_and_steps_the_run_recorded_whatever_the_model_writes(review, settings):

@@ -58,11 +58,11 @@ def triage(state: TriageState, runtime: Runtime[ReviewContext]) -> dict:
             "route": "billing"}
 
 
-def build_triage_graph():
-    builder = StateGraph(TriageState, context_schema=ReviewContext)
+def build_triage_graph(steps: MemorySteps = STEPS, state: type = TriageState):
+    builder = StateGraph(state, context_schema=ReviewContext)
     for name in ("episodic_read", "semantic_read", "procedural_read", "build_memory_block", "extract_artifacts",
                  "episodic_write", "semantic_write", "procedural_write"):
-        builder.add_node(name, getattr(STEPS, name))
+        builder.add_node(name, getattr(steps, name))
     builder.add_node("triage", triage)
     reads = ["episodic_read", "semantic_read", "procedural_read"]
     for read in reads:

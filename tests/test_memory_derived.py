@@ -45,7 +45,10 @@ def test_memory_holds_no_file_name_party_name_title_or_opening(settings, tmp_pat
     folder = tmp_path / "in"
     folder.mkdir()
     paths = []
-    for i, source in enumerate(NORTHWIND):  # the same template three times: facts get confirmed too
+    # three suppliers on three templates sharing a deviation: what the confirmation gate needs, so
+    # confirmed facts are checked too (three Northwind contracts are one counterparty: no fact)
+    sources = [SAMPLES / f"{name}.txt" for name in ("northwind_msa_01", "kestrel_supply_01", "tidewater_logistics_services")]
+    for i, source in enumerate(sources):
         target = folder / (PERSON_FILE if i == 0 else f"supply_{i}_van_der_berg.txt")
         shutil.copy(source, target)
         paths.append(target)
@@ -97,3 +100,13 @@ def test_a_similar_contract_still_finds_the_past_run_from_derived_material(setti
     assert "northwind" not in summary.casefold() and ".txt" not in summary
     cap = next(f for f in second["findings"] if f["clause_type"] == "liability_cap")
     assert cap["memory"]["pointed"] and cap["memory"]["confirmed"]
+
+
+def test_one_counterparty_never_confirms_a_fact(settings):
+    """The review graph gives the gate the run's counterparty and template tokens: three contracts
+    of one supplier on one template are one counterparty, so they confirm nothing on their own."""
+    reports = _review_all(settings, NORTHWIND)
+    assert all(r["outcome"] == "COMPLETED" for r in reports)
+    assert [r["memory"]["writes"]["facts_confirmed"] for r in reports] == [[], [], []]
+    memory = open_memory(settings.resolved_memory_url())
+    assert memory.facts.list(Namespace(tenant=settings.tenant, agent=settings.agent), limit=10) == []

@@ -128,11 +128,19 @@ def find_headings(text: str) -> list[Heading]:
         (candidates[i + 1].start if i + 1 < len(candidates) else len(text)) - h.start
         for i, h in enumerate(candidates)
     ]
+    # the next numbered candidate after each one, in one pass from the end (linear in the headings)
+    next_numbered: list[Heading | None] = [None] * len(candidates)
+    following: Heading | None = None
+    for i in range(len(candidates) - 1, -1, -1):
+        next_numbered[i] = following
+        if candidates[i].numbered:
+            following = candidates[i]
+
     def weight(i: int) -> tuple[bool, int]:
         # A real section heading is followed by its own sub-sections ("2" then "2.1"); a
         # table-of-contents line or a numbered list item in a schedule usually is not.
-        following = next((c for c in candidates[i + 1 :] if c.numbered), None)
-        has_children = following is not None and following.id.startswith(candidates[i].id + ".")
+        after = next_numbered[i]
+        has_children = after is not None and after.id.startswith(candidates[i].id + ".")
         return has_children, own_length[i]
 
     best: dict[str, int] = {}
@@ -157,14 +165,22 @@ def section_spans(text: str, headings: list[Heading]) -> list[tuple[str, str, in
     if headings and text[: headings[0].start].strip() or not headings and text.strip():
         end = headings[0].start if headings else len(text)
         spans.append(("preamble", "Preamble", 0, end))
-    for i, h in enumerate(headings):
-        end = len(text)
-        for later in headings[i + 1 :]:
-            if not (h.numbered and later.numbered and later.id.startswith(h.id + ".")):
-                end = later.start
-                break
+    # A section ends where the first later heading that is not one of its sub-sections starts.
+    # The sections still open form a chain (each a sub-section of the one before it), so a new
+    # heading closes the tail of the chain it does not nest under: each heading is closed once.
+    ends = [len(text)] * len(headings)
+    open_chain: list[int] = []
+    for i, later in enumerate(headings):
+        while open_chain and not _nests_under(later, headings[open_chain[-1]]):
+            ends[open_chain.pop()] = later.start
+        open_chain.append(i)
+    for h, end in zip(headings, ends, strict=True):
         spans.append((h.id, h.title, h.start, _trim_end(text, h.start, end)))
     return spans
+
+
+def _nests_under(later: Heading, h: Heading) -> bool:
+    return h.numbered and later.numbered and later.id.startswith(h.id + ".")
 
 
 def _trim_end(text: str, start: int, end: int) -> int:

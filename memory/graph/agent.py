@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from memory.block import FindingsView
+from memory.claims import NO_VOCABULARY, Vocabulary
 from memory.errors import MissingStateKey
 from memory.records import Episode, Fact, Outcome, Procedure, RunArtifacts, Scored
 
@@ -116,6 +117,10 @@ class MemoryAgent:
     kind: ClassVar[str] = ""
     extraction_instructions: ClassVar[str] = ""
     findings_view: ClassVar[FindingsView | None] = None  # how the block shows past results (memory.block)
+    # a fact is confirmed by runs on at least this many distinct counterparties and templates
+    # (`TaskProfile`): an agent whose tasks have none keeps 1 (distinct runs alone)
+    fact_min_counterparties: ClassVar[int] = 1
+    fact_min_templates: ClassVar[int] = 1
 
     def __init__(self) -> None:
         missing = [name for name in ("kind", "extraction_instructions") if not getattr(self, name, "")]
@@ -207,6 +212,17 @@ class MemoryAgent:
         """People the run's input names (found with the context one stored field lacks): every
         stored field is scrubbed of them too. None by default."""
         return ()
+
+    def parties(self, state: Mapping[str, Any]) -> Sequence[str]:
+        """The names of the input's parties (companies and people): a fact built from or naming one
+        is refused (`memory.semantic.observe`). None by default."""
+        return ()
+
+    def vocabulary(self, state: Mapping[str, Any]) -> Vocabulary:
+        """The subjects the agent knows (the names each goes by) and their standard positions: a
+        fact is keyed by its claim in these terms, and a claim contradicting a standard position
+        waits in the fact review queue instead of being confirmed. None by default."""
+        return NO_VOCABULARY
 
     def recalled(self, state: Mapping[str, Any], recalled: Recalled) -> Recalled:
         """What of the recalled memory to serve for the current input, before the block is composed

@@ -324,12 +324,17 @@ class MemorySteps:
             return {}
         res = scope.memory_resources()
         limits = scope.limits
+        # the keyed tokens of the counterparty and the layout: a fact needs several of each
+        task = task_of(self.agent.profile(state), scope)
         confirmed = semantic.observe(
             res.memory.facts, res.memory.confirmations, res.embeddings, scope.namespace,
             run_id_of(state), artifacts.outcome, artifacts.fact_candidates,
             default_domain=scope.domain, min_confidence=limits.fact_min_confidence,
             confirmations_needed=limits.fact_confirmations, now=scope.now(),
             episodes=res.memory.episodes, source=state.get("source_id") or None,
+            counterparty=task.counterparty or None, template=task.layout or None,
+            parties=self.agent.parties(state), vocabulary=self.agent.vocabulary(state),
+            min_counterparties=self.agent.fact_min_counterparties, min_templates=self.agent.fact_min_templates,
         )
         emit(runtime, progress="memory_write", tier="semantic", facts_confirmed=len(confirmed))
         return {"memory_writes": {**(state.get("memory_writes") or {}), "facts_confirmed": [f.fact_id for f in confirmed]}}

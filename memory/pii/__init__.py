@@ -77,8 +77,9 @@ def scrub_artifacts(artifacts: RunArtifacts, scrubber: Scrubber | None = None, *
     """A copy of `artifacts` with every free-text field scrubbed (summary, findings, approach,
     patterns, proposed facts and procedure); tool names and counts are kept as they are.
     `names` are people the run's input names (found there with the context a single field lacks:
-    "Marisol Etxeberria, an individual"): each is scrubbed from every field too, also its surname
-    alone and its spellings in identifiers ("marisol_etxeberria")."""
+    "Marisol Etxeberria, an individual"): each is scrubbed from every field too, in every form
+    (`memory.pii.persons.name_forms`: each part alone, initials, possessives, other spellings, in
+    identifiers such as "supply_agreement_van_der_berg_2025.txt")."""
     from memory.pii.persons import occurrences  # the write path's: its patterns compile on import
 
     scrubber = scrubber or default_scrubber()
@@ -87,8 +88,11 @@ def scrub_artifacts(artifacts: RunArtifacts, scrubber: Scrubber | None = None, *
     def clean(value: str) -> str:
         if not value:
             return value
-        text = scrubber.scrub(value).text
-        return apply_entities(text, list(occurrences(text, known))).text if known else text
+        result = scrubber.scrub(value)
+        if not known:
+            return result.text
+        # the run's people in every form, found in the field as written, beside what the scrubber found
+        return apply_entities(value, [*result.entities, *occurrences(value, known)]).text
 
     update: dict = {
         "task_summary": clean(artifacts.task_summary),

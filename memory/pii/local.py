@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
+from memory.pii.addresses import address_spans
 from memory.pii.base import (
     BANK_ACCOUNT,
     CREDIT_CARD,
@@ -62,16 +63,16 @@ _SIGNED_NAME = re.compile(rf"(?i:by)[ \t]*:[ \t]*/s/[ \t]*(?P<v>{_FULL_NAME})")
 _HONORIFIC_NAME = re.compile(
     rf"\b(?P<v>{_HONORIFIC}[ \t]+{_NAME_WORD}(?:{_NEXT_NAME_PART}){{0,3}})"
 )
-_INDIVIDUAL = re.compile(rf"(?P<v>{_FULL_NAME})(?=,\s*(?:an individual|individually)\b)")
+_INDIVIDUAL = re.compile(rf"(?<![\w'’-])(?P<v>{_FULL_NAME})(?=,\s*(?:an individual|individually)\b)")
 
 _STREET_SUFFIX = (
-    r"(?:Street|St\.|Road|Rd\.|Avenue|Ave\.|Drive|Lane|Boulevard|Blvd\.|Parkway|Pkwy\.|Way|Place|"
+    r"(?:Street|St\.|St\b|Road|Rd\.|Avenue|Ave\.|Drive|Lane|Boulevard|Blvd\.|Parkway|Pkwy\.|Way|Place|"
     r"Plaza|Court|Circle|Crescent|Terrace|Square|Highway|Close|Gardens|Row|Walk|Mews|Park|Estate)"
 )
 _CAP_WORD = r"[A-Z][A-Za-z'.-]*"
 _UNIT = r"(?:,?[ \t]*(?:Suite|Ste\.|Unit|Floor|Building|Bldg\.|Apt\.|#)[ \t]*[\w-]+)"
-_US_CITY_STATE_ZIP = (
-    r"[A-Z][a-z]+(?:[ \t][A-Z][a-z]+)*,[ \t](?:A[KLRZ]|C[AOT]|D[CE]|FL|GA|HI|I[ADLN]|K[SY]|LA|M[ADEINOST]|"
+_US_CITY_STATE_ZIP = (  # a city of at most four words: bounded, so a line of capitalised words is read once
+    r"(?<![A-Za-z])[A-Z][a-z]+(?:[ \t][A-Z][a-z]+){0,3},[ \t](?:A[KLRZ]|C[AOT]|D[CE]|FL|GA|HI|I[ADLN]|K[SY]|LA|M[ADEINOST]|"
     r"N[CDEHJMVY]|O[HKR]|PA|RI|S[CD]|T[NX]|UT|V[AT]|W[AIVY])[ \t]\d{5}(?:-\d{4})?\b"
 )
 _UK_POSTCODE = r"\b[A-Z]{1,2}\d[A-Z\d]?[ \t]\d[A-Z]{2}\b"
@@ -90,7 +91,8 @@ _ADDRESS_CUE = re.compile(
     r"offices?|residing|resident|located|domiciled)[ \t]+at)[ \t]*"
     r"(?P<v>[^\n;()\"“]{4,200}?)"
     r"(?=[ \t]*\(|[ \t]*;|[ \t]*\n|[ \t]*$|,[ \t]*(?:VAT|EIN|Federal|Tax|company|registered|Unique|USt|acting)\b"
-    r"|[ \t]+(?:and|as)\b)"
+    r"|[ \t]+(?:and|as)\b"
+    r"|\.[ \t]+[A-Z][\w'’-]*[ \t]+[a-z])"  # a sentence after it: "... 1016 GV Amsterdam. Choi shall"
 )
 
 _BANK_CUES = [
@@ -231,6 +233,8 @@ def _local_entities(text: str) -> Iterator[PiiEntity]:
     for pattern in (_STREET, _GERMAN_STREET, _POSTAL):
         for m in pattern.finditer(text):
             yield PiiEntity(STREET_ADDRESS, m.start(), m.end(), 0.7)
+    for start, end in address_spans(text):  # street forms and postcodes of 27 countries
+        yield PiiEntity(STREET_ADDRESS, start, end, 0.7)
     for pattern in _BANK_CUES:
         for m in pattern.finditer(text):
             yield PiiEntity(BANK_ACCOUNT, m.start("v"), m.end("v"), 0.9)

@@ -103,3 +103,19 @@ def test_deleted_and_replaced_facts_never_come_back(backend):
     assert "moved" not in [s.item.fact_id for s in found]
     again = backend.facts.search(NS, query(k=20, min_score=-1.0))
     assert [round(s.score, 2) for s in again if s.item.fact_id == "moved"] == [0.1]
+
+
+def test_a_facts_review_status_reason_and_decider_survive_every_backend(backend):
+    """A fact queued for review (or decided on by a person) reads back as written: the status is
+    what keeps it from being served (memory.semantic.recall)."""
+    from memory.records import FactStatus
+
+    queued = fact("q1", "liability caps of 0.1x are usually standard").model_copy(
+        update={"status": FactStatus.QUEUED, "review_reason": "below the standard minimum of 2x"})
+    backend.facts.put(NS, queued, vec(0.9))
+    stored = backend.facts.get(NS, "q1")
+    assert stored.status == FactStatus.QUEUED and stored.review_reason == "below the standard minimum of 2x"
+    assert not stored.served and [s.item.status for s in backend.facts.search(NS, query())] == [FactStatus.QUEUED]
+    backend.facts.put(NS, stored.model_copy(update={"status": FactStatus.REJECTED, "decided_by": "dana"}), vec(0.9))
+    assert backend.facts.get(NS, "q1").decided_by == "dana"
+    assert [f.status for f in backend.facts.list(NS)] == [FactStatus.REJECTED]

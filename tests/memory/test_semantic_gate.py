@@ -1,4 +1,6 @@
-"""The confirmation gate: facts reach semantic memory only after 3 distinct completed runs."""
+"""The confirmation gate: facts reach semantic memory only after 3 distinct completed runs (each
+run here reviews its own contract, from its own counterparty and template: tests/memory/
+test_facts_by_meaning.py covers what happens when they are not distinct)."""
 
 from __future__ import annotations
 
@@ -24,16 +26,28 @@ def run(text: str, *, outcome: Outcome = Outcome.COMPLETED, confidence: float = 
     return RunArtifacts(outcome=outcome, fact_candidates=[FactCandidate(text=text, domain=domain, confidence=confidence)])
 
 
+def distinct(run_id: str) -> dict:
+    """A run over its own contract, counterparty and template."""
+    return {"source": f"c-{run_id}", "counterparty": f"cp-{run_id}", "template": f"tpl-{run_id}"}
+
+
 def observe(memory, embeddings, run_id: str, artifacts: RunArtifacts, ns: Namespace = NS):
     return semantic.observe(memory.facts, memory.confirmations, embeddings, ns, run_id, artifacts.outcome,
-                            artifacts.fact_candidates, now=NOW)
+                            artifacts.fact_candidates, now=NOW, **distinct(run_id))
 
 
 def test_rephrasings_normalise_to_one_key_and_meanings_do_not():
     assert len({semantic.fact_key(t) for t in REPHRASINGS}) == 1
     assert semantic.normalise_fact("Payment is due within thirty days") == semantic.normalise_fact("payment due in 30 days.")
     assert semantic.normalise_fact("USD 2,000,000 insurance") != semantic.normalise_fact("USD 3,000,000 insurance")
-    assert semantic.fact_key("Liability is capped") != semantic.fact_key("Liability is not capped")
+    assert semantic.fact_key("Liability caps are usually standard") != semantic.fact_key(
+        "Liability caps are not usually standard")
+    topics = semantic.Vocabulary(topics={"liability_cap": ["liability cap", "liability"]})
+    with pytest.raises(MemoryConfigError):  # with a vocabulary, a fact that claims nothing readable is not learned
+        semantic.fact_key("Liability is capped", topics)
+    # with none (an agent of another domain), a statement is one claim, keyed by its content words
+    assert semantic.fact_key("Double charges are handled by the billing team") == semantic.fact_key(
+        "the billing team handles double charges")
 
 
 def test_three_distinct_rephrasing_runs_confirm_a_fact_that_is_searchable_at_once(memory, wordllama):
@@ -85,7 +99,7 @@ def test_agents_of_a_tenant_confirm_together_tenants_apart(memory, wordllama):
 def test_fact_recall_filters_by_domain(memory, wordllama):
     for i in range(3):
         observe(memory, wordllama, f"s{i}", run("Liability caps below 2x the fees are a red flag", domain="supply"))
-        observe(memory, wordllama, f"e{i}", run("Liability of employees is capped by statute", domain="employment"))
+        observe(memory, wordllama, f"e{i}", run("Liability of employees is usually capped at 1x salary", domain="employment"))
     hits = semantic.recall(memory.facts, wordllama, NS, "liability cap", domain="supply", k=5, min_score=0.0, now=NOW)
     assert {s.item.domain for s in hits} == {"supply"}
     assert len(semantic.recall(memory.facts, wordllama, NS, "liability cap", k=5, min_score=0.0, now=NOW)) == 2
@@ -103,7 +117,8 @@ def test_general_facts_take_the_default_domain(memory, wordllama):
     for i in range(3):
         artifacts = run("Liability caps below 2x the fees are a red flag", domain="general")
         confirmed = semantic.observe(memory.facts, memory.confirmations, wordllama, NS, f"r{i}", artifacts.outcome,
-                                     artifacts.fact_candidates, default_domain="supplier_contracts", now=NOW)
+                                     artifacts.fact_candidates, default_domain="supplier_contracts", now=NOW,
+                                     **distinct(f"r{i}"))
     assert [f.domain for f in confirmed] == ["supplier_contracts"]
 
 

@@ -22,9 +22,11 @@ import traceback
 from pathlib import Path
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_contracts"
-CONTRACTS = [SAMPLES / f"northwind_msa_0{i}.txt" for i in range(1, 5)] + [
-    SAMPLES / "ironbridge_manufacturing_supply.txt", SAMPLES / "pinecrest_maintenance_support.txt",
-]
+# four suppliers and templates whose reviews share a claim (the liability cap deviates, high), so a
+# fact can pass the gate: three contracts from two counterparties and two templates at least
+CONTRACTS = [SAMPLES / f"{name}.txt" for name in (
+    "northwind_msa_01", "northwind_msa_04", "kestrel_supply_01", "kestrel_supply_05", "tidewater_logistics_services",
+    "cobalt_distribution_agreement")]
 MAX_TRIALS_PER_KILL = 4
 RUN_CHECKPOINTS = 27  # a review of these contracts writes 28-30
 CONSOLIDATE_CHECKPOINTS = 5  # of its 6 (input, then one after each node): after the 6th all is written

@@ -24,8 +24,10 @@ def observe_in_process(url: str, worker: int, barrier) -> None:
     now = datetime.now(UTC)
 
     def observe(run_id: str) -> None:
+        # each run reviews its own contract, from its own counterparty and template
         semantic.observe(memory.facts, memory.confirmations, embeddings, NS, run_id, Outcome.COMPLETED,
-                         candidate, confirmations_needed=3, now=now)
+                         candidate, confirmations_needed=3, now=now, source=f"c-{run_id}", counterparty=f"cp-{run_id}",
+                         template=f"tpl-{run_id}")
 
     for _ in range(2):  # retries of the same runs
         for run_id in SHARED_FIRST:

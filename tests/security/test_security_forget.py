@@ -49,7 +49,7 @@ def populate(backend, tenant: str) -> None:
                 expires_at=NOW + timedelta(days=90), embedding_model=MODEL), vector(text))
             semantic.observe(backend.facts, backend.confirmations, EMBEDDINGS, ns, run, Outcome.COMPLETED,
                              [FactCandidate(text=f"Caps below {marker(tenant)} are a red flag", confidence=0.9)],
-                             now=NOW)
+                             now=NOW, source=run, counterparty=f"cp-{i}", template=f"tpl-{i}")
             proposed = procedural.propose(backend.procedures, ns, run, "review", Outcome.COMPLETED,
                                           ProcedureProposal(title=f"Steps of {marker(tenant)}", steps=["read 9.2"]),
                                           now=NOW)
@@ -154,8 +154,9 @@ def test_erasing_a_tenant_on_aws_deletes_its_documents_and_resyncs_the_knowledge
                 ns = Namespace(tenant=tenant, agent="reviewer")
                 for i in range(2):
                     semantic.observe(memory.facts, memory.confirmations, EMBEDDINGS, ns, f"r{i}", Outcome.COMPLETED,
-                                     [FactCandidate(text=f"Fact {i} of {marker(tenant)}", confidence=0.9)],
-                                     confirmations_needed=1, now=NOW)
+                                     [FactCandidate(text=f"Fact {('alpha', 'beta')[i]} of {marker(tenant)} is usually standard",
+                                                    confidence=0.9)],
+                                     confirmations_needed=1, min_counterparties=1, min_templates=1, now=NOW)
             assert len(s3_objects(memory)) == 8  # 2 tenants x 2 facts x (document + sidecar)
             stubs.agent.add_response(
                 "start_ingestion_job",

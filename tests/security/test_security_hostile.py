@@ -15,7 +15,7 @@ from graphs.runner import Reviewer
 from memory.backends import open_memory
 from memory.block import format_memory_block, new_nonce
 from memory.records import Episode, Fact, Namespace, Outcome, Procedure, ProcedureStatus, Scored
-from memory.semantic import fact_key
+from memory.screen import has_instruction
 from tests.conftest import SAMPLES
 
 HOSTILE = SAMPLES / "hostile_01.txt"
@@ -120,7 +120,9 @@ def test_reviewing_the_hostile_contract_repeatedly_learns_none_of_its_claims(set
         found = {(f["clause_type"], f["verdict"]) for f in report["findings"]}
         assert {(e["clause_type"], e["verdict"]) for e in EXPECTED["expected"]} <= found
     facts, procedures, episodes = _stored(settings)
-    assert facts, "three completed runs confirm the reviewer's own facts"
+    # three copies of one contract: one counterparty, one template: the gate confirms nothing, its
+    # own facts included (tests/memory/test_facts_by_meaning.py); the episodes are screened below
+    assert facts == []
     for text in EXPECTED["must_not_be_learned"]:
         for stored in (*facts, *procedures, *episodes):
             assert text.lower() not in stored.lower()
@@ -169,8 +171,9 @@ def test_a_fooled_extractor_cannot_store_a_fact_without_the_gate(settings, tmp_p
     bad = [p for p in memory.procedures.list(ns) if p.title == "Approve Quillfeather contracts"]
     assert [p.status for p in bad] == [ProcedureStatus.PENDING]
     assert sorted(bad[0].source_runs) == ["fooled-1", "fooled-2"]
-    # the gate saw exactly the two distinct completed runs
-    assert sorted(memory.confirmations.runs(ns, fact_key("Liability caps are never a risk"))) == ["fooled-1", "fooled-2"]
+    # the claim that a risk is never one is an order about verdicts: the screen drops it before the gate
+    assert has_instruction("Liability caps are never a risk")
+    assert not any("never a risk" in f.lower() for f in facts)
     served = memory.procedures.best(ns, settings.task_type)
     assert served is None or served.title != "Approve Quillfeather contracts"
     memory.close()

@@ -73,7 +73,7 @@ def test_instructions_planted_in_party_opening_and_title_never_reach_memory(sett
         path = _planted(tmp_path, i, INJECTIONS[0], injection)
         assert reviewer.review_path(path, thread_id=f"planted-{i}")["outcome"] == "COMPLETED"
     facts, procedures, episodes = _stored(settings)
-    assert len(episodes) == 3 and facts, "three distinct contracts confirm the reviewer's own facts"
+    assert len(episodes) == 3  # copies of one template from one supplier confirm no fact (the gate)
     for stored in (*facts, *procedures, *episodes):
         assert not FORBIDDEN.search(stored), stored
     # memory keeps no party name, opening or title (issue 31), and the section title that was an
@@ -164,7 +164,7 @@ def test_orders_in_section_titles_are_not_stored_nor_served_to_the_next_run(sett
         if PARAPHRASE_WORDS.search(report["sections"][cap["section"]]["title"]):
             ordered.append(f"liability_cap in section {cap['section']}: ")
     facts, procedures, episodes = _stored(settings)
-    assert len(episodes) == 3 and facts
+    assert len(episodes) == 3
     for stored in (*facts, *procedures, *episodes):
         assert not PARAPHRASE_WORDS.search(stored), stored
     # the order was the clause's title as the sectioner read it: the place is kept, the title is not

@@ -23,7 +23,7 @@ from tests.security.support import MODEL, NOW, inner, vector
 
 EMBEDDINGS = load_embeddings("hash:16")
 NS = Namespace(tenant="acme", agent="reviewer")
-POISON = "Liability caps are never a risk"
+POISON = "Liability caps below 0.1x are not a red flag"
 GOOD = "Payment terms under 30 days are a deviation"
 HOSTILE_RUNS = ["h1", "h2", "h3"]
 GOOD_RUNS = ["g1", "g2", "g3"]
@@ -35,7 +35,8 @@ def run(backend, run_id: str, facts: list[str], procedure: ProcedureProposal | N
                                      created_at=NOW, expires_at=NOW + timedelta(days=90), embedding_model=MODEL),
                          vector(text))
     confirmed = semantic.observe(backend.facts, backend.confirmations, EMBEDDINGS, NS, run_id, Outcome.COMPLETED,
-                                 [FactCandidate(text=f, confidence=0.95) for f in facts], now=NOW)
+                                 [FactCandidate(text=f, confidence=0.95) for f in facts], now=NOW,
+                                 source=f"c-{run_id}", counterparty=f"cp-{run_id}", template=f"tpl-{run_id}")
     if procedure is not None:
         procedural.propose(backend.procedures, NS, run_id, "review", Outcome.COMPLETED, procedure, now=NOW)
     return confirmed
@@ -61,7 +62,7 @@ def poisoned_memory(backend):
 def test_a_stored_fact_is_traced_to_its_runs_and_what_else_they_left(backend):
     poison, good, shared, bad = poisoned_memory(backend)
     found = trace(inner(backend), NS, poison)
-    assert found.kind == "fact" and found.text == POISON
+    assert found.kind == "fact" and found.text == semantic.normalise_fact(POISON)
     assert found.source_runs == HOSTILE_RUNS
     assert found.episodes == HOSTILE_RUNS
     assert found.facts == [good]  # h1 helped confirm it
@@ -121,7 +122,7 @@ def test_the_cli_traces_and_removes_a_record(settings, capsys):
     args = ["--tenant", NS.tenant, "--agent", NS.agent]
     assert main(["memory", "trace", poison, *args]) == 0
     out = capsys.readouterr().out
-    assert "source runs: h1, h2, h3" in out and POISON in out
+    assert "source runs: h1, h2, h3" in out and "below 0.1x is not a red" in out
     assert main(["memory", "forget", "--record", poison, *args]) == 0
     out = capsys.readouterr().out
     assert "episodes deleted: 3" in out and poison in out
