@@ -71,6 +71,11 @@ class Settings(BaseSettings):
         "`langgraph-store://` (the store LangGraph gives a served graph, its default when served)"))
     checkpointer: str = Field(default="memory", description=(
         "`memory`, or `sqlite` (`checkpoints.sqlite` in the data folder, AES-encrypted) for crash-resume"))
+    checkpoint_keep_completed_days: float = Field(default=0.0, ge=0, description=(
+        "days a COMPLETED review's checkpoints are kept (0: deleted when its episode is written)"))
+    checkpoint_keep_unfinished_days: float = Field(default=7.0, ge=0, description=(
+        "days a PARTIAL, FAILED or interrupted review's latest checkpoint is kept for `resume`; "
+        "`memory decay` deletes it after that"))
     checkpoint_key: str = Field(default="", description=(
         "AES key for SQLite checkpoints, 32, 48 or 64 hex digits; empty = `checkpoint.key` in the data folder"))
     memory_token_key: str = Field(default="", description=(

@@ -40,6 +40,8 @@ def forget_checkpoints(path: Path, thread_ids: Sequence[str], *, tenant: str | N
             "UNION SELECT DISTINCT thread_id FROM writes WHERE substr(thread_id, 1, ?) = ?",
             (len(prefix), prefix, len(prefix), prefix))] if prefix else []
         ids = sorted(set(thread_ids) | set(owned))
+        has_threads_table = conn.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'checkpoint_threads'").fetchone() is not None
         with conn:
             for start in range(0, len(ids), 500):
                 chunk = ids[start:start + 500]
@@ -48,6 +50,8 @@ def forget_checkpoints(path: Path, thread_ids: Sequence[str], *, tenant: str | N
                     f"SELECT DISTINCT thread_id FROM checkpoints WHERE thread_id IN ({marks})", chunk))
                 conn.execute(f"DELETE FROM writes WHERE thread_id IN ({marks})", chunk)
                 conn.execute(f"DELETE FROM checkpoints WHERE thread_id IN ({marks})", chunk)
+                if has_threads_table:  # graphs.checkpoints' record of when each thread was written
+                    conn.execute(f"DELETE FROM checkpoint_threads WHERE thread_id IN ({marks})", chunk)
         conn.execute("VACUUM")  # index pages keep deleted thread ids as dividers: rebuild the file
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     except sqlite3.Error as exc:
@@ -106,7 +110,7 @@ def add_forget_commands(app: typer.Typer, open_memory_for: Callable[..., tuple[S
             return
         if record is not None and run:
             raise InputError("give either --record or --run, not both")
-        _, ns, memory = open_memory_for(home, tenant, agent, record_id=record, reading=True)
+        settings, ns, memory = open_memory_for(home, tenant, agent, record_id=record, reading=True)
         if record is not None:
             removed = _known(lambda: forgetting.forget_record(memory, ns, record))
             head = f"removed {removed['record']['kind']} {record} of {ns.tenant}/{ns.agent} and its source runs"
@@ -117,6 +121,10 @@ def add_forget_commands(app: typer.Typer, open_memory_for: Callable[..., tuple[S
                 raise ConfigurationError(str(exc)) from None
             removed = forgetting.forget_runs(memory, ns, runs)
             head = f"quarantined {len(removed['runs'])} run(s) of {ns.tenant}/{ns.agent}"
+        # the runs' working memory goes too: their checkpoints hold the whole contract (issue 31)
+        gone = sorted(set(run or []) | set(removed.get("runs") or []))
+        removed["checkpoint_threads"] = forget_checkpoints(
+            settings.checkpoint_path, [f"{ns.tenant}/{ns.agent}/{r}" for r in gone] + gone)
         _print(removed, fmt, [
             head,
             f"  runs: {', '.join(removed['runs']) or '-'}",
@@ -125,6 +133,7 @@ def add_forget_commands(app: typer.Typer, open_memory_for: Callable[..., tuple[S
             f"  facts deleted: {', '.join(removed['facts']) or '-'}",
             f"  procedures deleted: {', '.join(removed['procedures_deleted']) or '-'}",
             f"  procedures flagged needs_review: {', '.join(removed['procedures_flagged']) or '-'}",
+            f"  checkpoint threads erased: {removed['checkpoint_threads']}",
         ])
 
     def _forget_tenant(forgetting: Any, tenant: str, yes: bool, fmt: str, home: Path | None) -> None:

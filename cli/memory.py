@@ -161,7 +161,7 @@ def stats(
     """
     from memory.records import ProcedureStatus
 
-    _, ns, memory = _open(home, tenant, agent, reading=True)
+    settings, ns, memory = _open(home, tenant, agent, reading=True)
     procedures = memory.procedures.list(ns)
     episodes = memory.episodes.list(ns, limit=MAX_LIST)
     extraction: dict[str, int] = {}
@@ -175,6 +175,7 @@ def stats(
         "facts": len(memory.facts.list(ns, limit=MAX_LIST)),
         "procedures": {s.value: sum(p.status == s for p in procedures) for s in ProcedureStatus},
         **telemetry_stats(memory, ns, days=days),
+        "checkpoints": _checkpoint_stats(settings),
     }
     if fmt == "json":
         _print_json(data)
@@ -186,11 +187,32 @@ def stats(
     table.add_row("semantic", str(data["facts"]))
     table.add_row("procedural", ", ".join(f"{k} {v}" for k, v in data["procedures"].items()))
     console.print(table)
+    if data["checkpoints"] is not None:
+        cp = data["checkpoints"]
+        console.print(f"working memory (checkpoints.sqlite, every tenant): {cp['threads']} thread(s) of unfinished "
+                      f"or kept runs ({cp['finished']} finished), {cp['bytes']:,} bytes", markup=False)
     if extraction.get("failed"):
         console.print(f"warning: {extraction['failed']} of {len(episodes)} episodes were recorded after the extraction "
                       "model's answer could not be read (no facts or procedure from them): check the extraction model",
                       markup=False)
     print_telemetry(data)
+
+
+def _checkpoint_stats(settings: Any) -> dict[str, int] | None:
+    """Threads and bytes of the SQLite checkpoint file, or None when there is none (issue 34)."""
+    import sqlite3
+
+    from graphs.checkpoints import maintenance
+    from graphs.runner import checkpoint_store_error
+
+    try:
+        with maintenance(settings.checkpoint_path) as saver:
+            if saver is None:
+                return None
+            found = saver.stats()
+    except sqlite3.Error as exc:
+        raise checkpoint_store_error(exc, settings) from exc
+    return {"threads": found.threads, "finished": found.finished, "bytes": found.bytes}
 
 
 def _set_status(procedure_id: str, status: str, by: str, home, tenant, agent, fmt: str, quiet: bool = False) -> None:

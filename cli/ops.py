@@ -7,6 +7,7 @@ how retrieval is doing. The commands join `memory_app` (cli/memory.py).
 
 from __future__ import annotations
 
+import sqlite3
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
@@ -72,11 +73,18 @@ def decay(
         decay_all(memory, [each], policy, moment, dry_run=dry_run)[0]
         for each in track(scope, "decay (dry run)" if dry_run else "decay", label=lambda n: f"{n.tenant}/{n.agent}")
     ]
+    prefix = "" if tenant is None and agent is None else f"{ns.tenant}/" + (f"{ns.agent}/" if agent is not None else "")
+    threads = _expire_checkpoints(settings, moment, prefix, dry_run)
     if fmt == "json":
         _print_json({"dry_run": dry_run, "totals": totals(reports),
-                     "namespaces": [r.model_dump(mode="json") for r in reports]})
+                     "namespaces": [r.model_dump(mode="json") for r in reports],
+                     "checkpoint_threads_expired": threads})
         return
     would = "would be " if dry_run else ""
+    if threads is not None:
+        console.print(f"checkpoints: {len(threads)} thread(s) of unfinished runs idle over "
+                      f"{settings.checkpoint_keep_unfinished_days:g} days (or finished runs over "
+                      f"{settings.checkpoint_keep_completed_days:g}) {would}deleted", markup=False)
     if not reports:
         console.print("no memory to decay")
     for report in reports:
@@ -96,6 +104,23 @@ def decay(
         console.print("  semantic:   facts do not decay; review or forget them explicitly")
         console.print(f"  telemetry:  {report.telemetry_pruned} events older than {policy.telemetry_days} days "
                       f"{'would be ' if dry_run else ''}pruned")
+
+
+def _expire_checkpoints(settings: Any, moment: datetime, prefix: str, dry_run: bool) -> list[str] | None:
+    """Working memory past its retention (issue 34): the checkpoint threads `memory decay`
+    deletes, or None when there is no checkpoint file."""
+    from graphs.checkpoints import maintenance
+    from graphs.runner import checkpoint_store_error
+
+    try:
+        with maintenance(settings.checkpoint_path) as saver:
+            if saver is None:
+                return None
+            return saver.expire(now=moment.timestamp(), keep_unfinished_days=settings.checkpoint_keep_unfinished_days,
+                                keep_finished_days=settings.checkpoint_keep_completed_days, prefix=prefix,
+                                dry_run=dry_run)
+    except sqlite3.Error as exc:
+        raise checkpoint_store_error(exc, settings) from exc
 
 
 # ---------------------------------------------------------------- review queue

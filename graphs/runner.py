@@ -148,7 +148,8 @@ def open_checkpointer(settings: Settings) -> Iterator[BaseCheckpointSaver]:
     if settings.checkpointer != "sqlite":
         raise ConfigurationError(f"unknown checkpointer {settings.checkpointer!r}: use 'memory' or 'sqlite'")
     from langgraph.checkpoint.serde.encrypted import EncryptedSerializer
-    from langgraph.checkpoint.sqlite import SqliteSaver
+
+    from graphs.checkpoints import RunCheckpoints
 
     data_folder(settings)
     # Checkpoints hold the contract and tool outputs (personal data included): encrypt them.
@@ -159,12 +160,13 @@ def open_checkpointer(settings: Settings) -> Iterator[BaseCheckpointSaver]:
     except (OSError, sqlite3.Error) as exc:
         raise checkpoint_store_error(exc, settings) from exc
     try:
-        saver = SqliteSaver(conn, serde=serde)
+        saver = RunCheckpoints(conn, serde=serde)
         try:
             saver.setup()
         except sqlite3.Error as exc:
             raise checkpoint_store_error(exc, settings) from exc
         yield saver
+        saver.close()
     finally:
         conn.close()
 
@@ -229,19 +231,42 @@ class Reviewer:
     def _invoke(self, payload: dict[str, Any] | None, config: dict[str, Any], ctx: InProcessContext,
                 on_progress: Progress | None = None) -> dict[str, Any]:
         try:
-            if on_progress is None:
-                return self.graph.invoke(payload, config, context=ctx)
-            state: dict[str, Any] = {}
-            # the events come from the subgraphs' nodes: stream them too, keep the root's values
-            for namespace, mode, chunk in self.graph.stream(payload, config, context=ctx, subgraphs=True,
-                                                            stream_mode=["custom", "values"]):
-                if mode == "custom" and isinstance(chunk, dict) and "progress" in chunk:
-                    on_progress(chunk)
-                elif mode == "values" and not namespace:
-                    state = chunk
-            return state
+            state = self._run(payload, config, ctx, on_progress)
         except sqlite3.Error as exc:  # memory backends raise their own errors: this is the checkpoint file
             raise checkpoint_store_error(exc, self.settings) from exc
+        self._finished(state, config)
+        return state
+
+    def _finished(self, state: dict[str, Any], config: dict[str, Any]) -> None:
+        """Working memory ends with its run (issue 34): a COMPLETED review's checkpoints go now
+        (or after `checkpoint_keep_completed_days`); a PARTIAL or FAILED one keeps its latest for
+        `resume` until `memory decay` expires it."""
+        from graphs.checkpoints import RunCheckpoints
+
+        if not isinstance(self.checkpointer, RunCheckpoints):
+            return
+        outcome = state.get("outcome") or state.get("outcome_hint")
+        if str(getattr(outcome, "value", outcome)) != "COMPLETED":
+            return
+        try:
+            self.checkpointer.finish(config["configurable"]["thread_id"],
+                                     keep_days=self.settings.checkpoint_keep_completed_days)
+        except sqlite3.Error as exc:
+            raise checkpoint_store_error(exc, self.settings) from exc
+
+    def _run(self, payload: dict[str, Any] | None, config: dict[str, Any], ctx: InProcessContext,
+             on_progress: Progress | None) -> dict[str, Any]:
+        if on_progress is None:
+            return self.graph.invoke(payload, config, context=ctx)
+        state: dict[str, Any] = {}
+        # the events come from the subgraphs' nodes: stream them too, keep the root's values
+        for namespace, mode, chunk in self.graph.stream(payload, config, context=ctx, subgraphs=True,
+                                                        stream_mode=["custom", "values"]):
+            if mode == "custom" and isinstance(chunk, dict) and "progress" in chunk:
+                on_progress(chunk)
+            elif mode == "values" and not namespace:
+                state = chunk
+        return state
 
     def resume(self, run_id: str, *, tenant: str | None = None, agent: str | None = None) -> dict[str, Any]:
         """Continue an interrupted run from its last checkpoint, as the tenant and agent (and with
@@ -257,7 +282,13 @@ class Reviewer:
         threads = [t for t in find_threads(self.checkpointer, run_id)
                    if (tenant is None or t.split("/")[0] == tenant) and (agent is None or t.split("/")[1] == agent)]
         if not threads:
-            raise ConfigurationError(f"no checkpoint for run {run_id!r} (resuming needs CONTRACT_AGENT_CHECKPOINTER=sqlite)")
+            if self.settings.checkpointer != "sqlite":
+                raise ConfigurationError(
+                    f"no checkpoint for run {run_id!r} (resuming needs CONTRACT_AGENT_CHECKPOINTER=sqlite)")
+            raise ConfigurationError(
+                f"no checkpoint for run {run_id!r}: a COMPLETED review's are deleted when it ends, an unfinished "
+                f"one's after {self.settings.checkpoint_keep_unfinished_days:g} days (`memory decay`), and a run "
+                "stopped before its first step has none")
         if len(threads) > 1:
             owners = ", ".join(t.rsplit("/", 1)[0] for t in threads)
             raise ConfigurationError(f"run {run_id!r} exists for several tenants/agents ({owners}): "

@@ -99,7 +99,8 @@ def test_forget_refuses_a_crafted_tenant_id(backend):
 
 
 def test_the_cli_erases_a_tenant_with_its_checkpoints_and_says_what_it_removed(settings, capsys):
-    on_disk = settings.model_copy(update={"checkpointer": "sqlite"})
+    # finished runs' checkpoints kept a day (default: deleted when the episode is written)
+    on_disk = settings.model_copy(update={"checkpointer": "sqlite", "checkpoint_keep_completed_days": 1})
     with open_checkpointer(on_disk) as saver:
         for tenant in ("acme", "globex"):
             Reviewer(on_disk, saver, tenant=tenant).review_path(SAMPLES / "northwind_msa_01.txt", thread_id=f"{tenant}-run")

@@ -66,7 +66,8 @@ def assert_memory_was_written(memory, ns: Namespace) -> None:
 
 
 def test_no_planted_value_is_stored_anywhere_on_sqlite(settings):
-    on_disk = settings.model_copy(update={"checkpointer": "sqlite"})
+    # finished runs' checkpoints kept (default: deleted at once): they are checked for plain text too
+    on_disk = settings.model_copy(update={"checkpointer": "sqlite", "checkpoint_keep_completed_days": 1})
     reports = review_corpus(on_disk)
     assert all(r["outcome"] == "COMPLETED" for r in reports)
     memory = open_memory(on_disk.resolved_memory_url())

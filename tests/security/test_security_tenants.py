@@ -31,7 +31,10 @@ def _crash(settings: Settings, run_id: str, contract: Path = ACME_CONTRACT, **co
 @pytest.fixture
 def on_disk(home, monkeypatch) -> Settings:
     monkeypatch.setenv("CONTRACT_AGENT_CHECKPOINTER", "sqlite")  # for the CLI runs too
-    return Settings(home=home, checkpointer="sqlite")
+    # finished runs' checkpoints are kept a day (default: deleted at once), so erasure and tenant
+    # isolation are checked on checkpoints of finished runs too
+    monkeypatch.setenv("CONTRACT_AGENT_CHECKPOINT_KEEP_COMPLETED_DAYS", "1")
+    return Settings(home=home, checkpointer="sqlite", checkpoint_keep_completed_days=1)
 
 
 def _episodes(settings: Settings, tenant: str) -> list:
