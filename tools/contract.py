@@ -8,9 +8,15 @@ with a one-line message saying what is wrong and what to do.
 from __future__ import annotations
 
 import bisect
+import codecs
+import contextlib
+import errno
 import hashlib
+import io
 import logging
+import os
 import re
+import stat
 import time
 import unicodedata
 from pathlib import Path
@@ -215,40 +221,134 @@ def _page_starts(text: str, pages: list[str]) -> list[int]:
 def load_contract(path: str | Path, *, max_bytes: int) -> Contract:
     """Read a contract file (.pdf, .txt or .md) and parse it; raises ContractInputError on bad input."""
     p = Path(path).expanduser()
-    if not p.exists():
-        raise ContractInputError(f"{p}: no such file; check the path to the contract")
-    if p.is_dir():
-        raise ContractInputError(f"{p}: is a directory; give the path of one contract file")
+    data = _read_file(p, max_bytes)
+    suffix = p.suffix.lower()
+    pages = _read_pdf(p, data) if suffix == ".pdf" else _read_text(p, data).split("\f")
+    text = "\n\n".join(pages)
+    if len(text) > MAX_TEXT_CHARS:
+        raise ContractInputError(f"{p}: the text runs to {len(text):,} characters, over the {MAX_TEXT_CHARS:,}-character "
+                                 "limit; split the contract")
+    if not _visible(text):
+        raise ContractInputError(f"{p}: the file holds only whitespace; give a file with the contract text")
+    return parse_contract(text, p.name, pages=pages)
+
+
+def _missing(p: Path) -> ContractInputError:
+    """A path that names nothing: a link whose target is gone is said to be one."""
+    if p.is_symlink():
+        with contextlib.suppress(OSError):
+            return ContractInputError(f"{p}: is a symbolic link to {os.readlink(p)}, which does not exist; "
+                                      "give the path of the contract file itself")
+    return ContractInputError(f"{p}: no such file; check the path to the contract")
+
+
+def _unopenable(p: Path, exc: OSError) -> ContractInputError:
+    if exc.errno == errno.ENOENT:
+        return _missing(p)
+    if exc.errno == errno.ELOOP:
+        return ContractInputError(f"{p}: is a symbolic link loop (the links point back to each other); "
+                                  "give the path of the contract file itself")
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return ContractInputError(f"{p}: permission denied; make the file readable by this user or copy it")
+    if exc.errno == errno.EISDIR:
+        return ContractInputError(f"{p}: is a directory; give the path of one contract file")
+    return ContractInputError(f"{p}: cannot be read ({exc.strerror or exc}); check the path to the contract")
+
+
+_NOT_FILES = ((stat.S_ISDIR, "is a directory; give the path of one contract file"),
+              (stat.S_ISFIFO, "is a named pipe (FIFO), not a file; save the contract to a file and give that"),
+              (stat.S_ISSOCK, "is a socket, not a file; save the contract to a file and give that"),
+              (stat.S_ISCHR, "is a device, not a file; give the path of a contract file"),
+              (stat.S_ISBLK, "is a device, not a file; give the path of a contract file"))
+
+
+def _read_file(p: Path, max_bytes: int) -> bytes:
+    """The bytes of a regular file of a supported type and size. The file is opened without
+    blocking and checked on the open descriptor (what is read is what was checked): a FIFO, a
+    device or a socket is refused by name, never read."""
+    try:
+        info = p.stat()
+    except OSError as exc:
+        raise _unopenable(p, exc) from None
+    for kind, message in _NOT_FILES:
+        if kind(info.st_mode):
+            raise ContractInputError(f"{p}: {message}")
     suffix = p.suffix.lower()
     if suffix not in SUPPORTED_SUFFIXES:
         raise ContractInputError(
             f"{p}: unsupported file type {suffix or '(none)'!r}; use one of {', '.join(SUPPORTED_SUFFIXES)}"
         )
-    size = p.stat().st_size  # checked before reading, so a huge file is never loaded
-    if size > max_bytes:
-        raise ContractInputError(f"{p}: file is {size:,} bytes, over the {max_bytes:,}-byte limit; split it or raise max_input_bytes")
-    if size == 0:
-        raise ContractInputError(f"{p}: the file is empty; give a file with the contract text")
-    pages = _read_pdf(p) if suffix == ".pdf" else _read_text(p).split("\f")
-    text = "\n\n".join(pages)
-    if len(text) > MAX_TEXT_CHARS:
-        raise ContractInputError(f"{p}: the text runs to {len(text):,} characters, over the {MAX_TEXT_CHARS:,}-character "
-                                 "limit; split the contract")
-    if not text.strip():
-        raise ContractInputError(f"{p}: the file holds only whitespace; give a file with the contract text")
-    return parse_contract(text, p.name, pages=pages)
+    try:
+        fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise _unopenable(p, exc) from None
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(fd)
+        for kind, message in _NOT_FILES:  # replaced since the check above
+            if kind(info.st_mode):
+                raise ContractInputError(f"{p}: {message}")
+        size = info.st_size  # checked before reading, so a huge file is never loaded
+        if size > max_bytes:
+            raise ContractInputError(f"{p}: file is {size:,} bytes, over the {max_bytes:,}-byte limit; split it or "
+                                     "raise max_input_bytes")
+        if size == 0:
+            raise ContractInputError(f"{p}: the file is empty; give a file with the contract text")
+        try:
+            data = handle.read(max_bytes + 1)
+        except OSError as exc:
+            raise _unopenable(p, exc) from None
+    if len(data) > max_bytes:  # grew while being read
+        raise ContractInputError(f"{p}: file is over the {max_bytes:,}-byte limit; split it or raise max_input_bytes")
+    return data
 
 
-def _read_text(p: Path) -> str:
-    data = p.read_bytes()
+_BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"), (codecs.BOM_UTF8, "utf-8-sig"),
+         (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+
+
+def _utf16_without_bom(data: bytes) -> str | None:
+    """'utf-16-le'/'-be' when the NUL bytes sit at odd (even) offsets, as in mostly-Latin UTF-16
+    text saved without a byte-order mark; else None."""
+    if len(data) < 4 or len(data) % 2:
+        return None
+    even, odd = data[0::2].count(0), data[1::2].count(0)
+    half = len(data) // 2
+    if odd >= 0.3 * half and even <= 0.02 * half:
+        return "utf-16-le"
+    if even >= 0.3 * half and odd <= 0.02 * half:
+        return "utf-16-be"
+    return None
+
+
+def _invisible(ch: str) -> bool:
+    """Whitespace of any script, or a character that shows nothing (zero-width space, joiners,
+    a stray byte-order mark: Unicode format characters)."""
+    return ch.isspace() or unicodedata.category(ch) == "Cf"
+
+
+def _visible(text: str) -> bool:
+    return any(not _invisible(ch) for ch in text)
+
+
+def _read_text(p: Path, data: bytes) -> str:
+    """The text of a .txt/.md file: UTF-8, UTF-16 or UTF-32 (by byte-order mark, and UTF-16 without
+    one), else cp1252."""
+    encodings = [name for bom, name in _BOMS if data.startswith(bom)][:1] or \
+        [name for name in [_utf16_without_bom(data)] if name]
+    for encoding in encodings:
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError:
+            raise ContractInputError(f"{p}: starts as {encoding.upper().removesuffix('-SIG')} text but is not "
+                                     "valid in that encoding; save it as UTF-8 text") from None
     if b"\x00" in data:
         raise ContractInputError(f"{p}: looks like a binary file (NUL bytes), not text; convert it to .txt or .pdf")
-    for encoding in ("utf-8-sig", "cp1252"):
+    for encoding in ("utf-8", "cp1252"):
         try:
             text = data.decode(encoding)
         except UnicodeDecodeError:
             continue
-        if _mostly_printable(text):
+        if not _visible(text) or _mostly_printable(text):  # a blank file is said to be blank, by the caller
             return text
     raise ContractInputError(f"{p}: not decodable as text; save it as UTF-8 text")
 
@@ -279,11 +379,11 @@ def _mostly_printable(text: str) -> bool:
     sample = text[:20000]
     if not sample:
         return True
-    bad = sum(1 for ch in sample if not (ch.isprintable() or ch in "\n\r\t\f\v"))
+    bad = sum(1 for ch in sample if not (ch.isprintable() or _invisible(ch)))
     return bad / len(sample) < 0.05
 
 
-def _read_pdf(p: Path) -> list[str]:
+def _read_pdf(p: Path, data: bytes) -> list[str]:
     """The text of each page. A file whose parsing fails in any way (pypdf raises many kinds on
     crafted input: unsupported filters such as JBIG2, nesting past Python's recursion limit, ...)
     is bad input; so is one that expands past MAX_PAGES, MAX_TEXT_CHARS or EXTRACT_SECONDS, which
@@ -293,7 +393,7 @@ def _read_pdf(p: Path) -> list[str]:
 
     logging.getLogger("pypdf").setLevel(logging.ERROR)  # pypdf warns loudly on odd but readable files
     try:
-        reader = PdfReader(p)
+        reader = PdfReader(io.BytesIO(data))
         if reader.is_encrypted:
             try:
                 reader.decrypt("")
