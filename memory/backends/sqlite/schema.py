@@ -263,11 +263,20 @@ class Database:
             try:
                 yield self._conn
                 self._conn.execute("COMMIT")
+                self._settle()
             except BaseException as exc:
                 self._rollback()
                 if isinstance(exc, sqlite3.Error):
                     raise MemoryBackendError(f"memory write to {self.path} failed: {_cause(exc)}") from exc
                 raise
+
+    def _settle(self) -> None:
+        """Copy what was just committed from the write-ahead log into the main file (issue 32):
+        a finished command leaves nothing only in `-wal`, so a lost or damaged log, or a backup
+        that copies `memory.sqlite` alone, loses nothing written. PASSIVE never waits for readers;
+        what a reader still pins is copied by the next write or at close (TRUNCATE)."""
+        with contextlib.suppress(sqlite3.Error):
+            self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
     def _rollback(self) -> None:
         """Roll back what is left of a failed transaction. SQLite may already have rolled it
@@ -343,4 +352,6 @@ class Database:
             for conn in self._readers:
                 conn.close()
             self._readers.clear()
+            with contextlib.suppress(sqlite3.Error):  # one file at rest: the log folded in, emptied
+                self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             self._conn.close()
