@@ -23,6 +23,8 @@ back to the file (`auto_vacuum=INCREMENTAL`), so the file shrinks when threads a
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import hmac
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -33,6 +35,8 @@ from typing import Any
 from langgraph.checkpoint.sqlite import SqliteSaver
 
 DAY = 86_400.0
+
+_META = "CREATE TABLE IF NOT EXISTS checkpoint_meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)"
 
 _THREADS = """
 CREATE TABLE IF NOT EXISTS checkpoint_threads (
@@ -63,6 +67,7 @@ class RunCheckpoints(SqliteSaver):
             self.conn.execute("VACUUM")
         self.conn.execute("PRAGMA secure_delete = ON")  # a deleted checkpoint's bytes are zeroed
         super().setup()  # called with the saver's lock held (from `cursor`): no lock here
+        self.conn.execute(_META)
         self.conn.execute(_THREADS)
         self.conn.commit()
 
@@ -130,6 +135,23 @@ class RunCheckpoints(SqliteSaver):
             finished = int(cur.fetchone()[0])
         return CheckpointStats(threads=threads, finished=finished, bytes=file_bytes(self.conn))
 
+    def check_key(self, key: bytes) -> str | None:
+        """Whether `key` is the one this file's checkpoints were written with: None if it is (or
+        the file holds no checkpoint: the key is adopted), else a one-line explanation. The file
+        keeps a keyed digest of the key, never the key."""
+        check = hmac.new(key, b"contract-agent checkpoint key", hashlib.sha256).hexdigest()
+        with self.cursor() as cur:
+            cur.execute("SELECT value FROM checkpoint_meta WHERE name = 'key_check'")
+            row = cur.fetchone()
+            if row is not None and row[0] != check:
+                cur.execute("SELECT COUNT(DISTINCT thread_id) FROM checkpoints")
+                threads = int(cur.fetchone()[0])
+                if threads:
+                    return f"its {threads} checkpoint thread(s) were written with another key"
+            cur.execute("INSERT INTO checkpoint_meta (name, value) VALUES ('key_check', ?) "
+                        "ON CONFLICT(name) DO UPDATE SET value = excluded.value", (check,))
+        return None
+
     def _reclaim(self) -> None:
         """Give freed pages back to the file system and fold the log into the file."""
         with self.lock:
@@ -161,6 +183,17 @@ def maintenance(path: Path) -> Iterator[RunCheckpoints | None]:
         saver.close()
     finally:
         conn.close()
+
+
+def checkpoint_threads(path: Path) -> int:
+    """Threads with a checkpoint in the file at `path` (0 when there is no file or no table)."""
+    if not path.exists():
+        return 0
+    try:
+        with contextlib.closing(sqlite3.connect(path)) as conn:
+            return int(conn.execute("SELECT COUNT(DISTINCT thread_id) FROM checkpoints").fetchone()[0])
+    except sqlite3.Error:
+        return 0
 
 
 def file_bytes(conn: sqlite3.Connection) -> int:

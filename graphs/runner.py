@@ -108,6 +108,14 @@ def checkpoint_key(settings: Settings) -> bytes:
     key = _read_key(path)
     if key is not None:
         return key
+    from graphs.checkpoints import checkpoint_threads
+
+    threads = checkpoint_threads(settings.checkpoint_path)
+    if threads:  # a new key would silently leave them unreadable (issue 32)
+        raise ConfigurationError(
+            f"the checkpoint key file {path} is missing but {settings.checkpoint_path.name} holds {threads} "
+            "checkpoint thread(s) written with it: restore the key file (or set CONTRACT_AGENT_CHECKPOINT_KEY "
+            f"to that key), or delete {settings.checkpoint_path} to discard them")
     temporary = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(8)}")
     try:
         fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
@@ -153,7 +161,8 @@ def open_checkpointer(settings: Settings) -> Iterator[BaseCheckpointSaver]:
 
     data_folder(settings)
     # Checkpoints hold the contract and tool outputs (personal data included): encrypt them.
-    serde = EncryptedSerializer.from_pycryptodome_aes(key=checkpoint_key(settings))
+    key = checkpoint_key(settings)
+    serde = EncryptedSerializer.from_pycryptodome_aes(key=key)
     try:
         _owner_only_file(settings.checkpoint_path)
         conn = sqlite3.connect(settings.checkpoint_path, check_same_thread=False)
@@ -163,8 +172,15 @@ def open_checkpointer(settings: Settings) -> Iterator[BaseCheckpointSaver]:
         saver = RunCheckpoints(conn, serde=serde)
         try:
             saver.setup()
+            wrong = saver.check_key(key)
         except sqlite3.Error as exc:
             raise checkpoint_store_error(exc, settings) from exc
+        if wrong:
+            source = ("CONTRACT_AGENT_CHECKPOINT_KEY" if settings.checkpoint_key
+                      else f"the key file {settings.home / 'checkpoint.key'}")
+            raise ConfigurationError(
+                f"{settings.checkpoint_path}: {wrong}, not {source}: set CONTRACT_AGENT_CHECKPOINT_KEY to the key "
+                f"they were written with or restore the key file, or delete {settings.checkpoint_path} to discard them")
         yield saver
         saver.close()
     finally:
@@ -234,6 +250,12 @@ class Reviewer:
             state = self._run(payload, config, ctx, on_progress)
         except sqlite3.Error as exc:  # memory backends raise their own errors: this is the checkpoint file
             raise checkpoint_store_error(exc, self.settings) from exc
+        except ValueError as exc:  # AES-GCM refused a checkpoint of a file older than the key check
+            if "MAC check failed" not in str(exc):
+                raise
+            raise ConfigurationError(
+                f"{self.settings.checkpoint_path}: a checkpoint was written with another key: set "
+                "CONTRACT_AGENT_CHECKPOINT_KEY to the key it was written with or restore the key file") from None
         self._finished(state, config)
         return state
 
