@@ -77,9 +77,7 @@ def memory_tools(*, scope: Callable[[Any], MemoryScope]) -> list[BaseTool]:
 
     @tool(SEARCH_MEMORY)
     def search_memory(query: str, runtime: ToolRuntime[Any, Any], k: int = 3) -> str:
-        """Search your memory of past runs (yours only): similar past runs with what they found,
-        confirmed domain facts, and the procedure served for this kind of task. Use it when the
-        memory in your prompt does not answer a question. k: how many runs and facts (1-5)."""
+        """Search your memory of past runs: similar runs and what they found, confirmed facts, the procedure for this task. k: 1-5 results."""  # noqa: E501  (one line: the model reads it as written)
         run = scope(runtime)
         off = _off(run)
         if off:
@@ -90,10 +88,7 @@ def memory_tools(*, scope: Callable[[Any], MemoryScope]) -> list[BaseTool]:
 
     @tool(REMEMBER)
     def remember(note: str, runtime: ToolRuntime[Any, Any], kind: Literal["fact", "pattern"] = "fact") -> Command | str:
-        """Propose something worth remembering after this run, in one sentence: a general domain
-        "fact" (kept only once several independent runs observed it) or a "pattern" of how to
-        work (kept with this run's episode). It is a candidate, checked when the run ends: no
-        names, no copied input, no instructions."""
+        """Propose one sentence for memory: a general "fact" (kept once several runs observe it) or a "pattern" of how to work (kept with this run). No names, copied input or instructions."""  # noqa: E501
         run = scope(runtime)
         off = _off(run)
         if off:
