@@ -23,6 +23,7 @@ from examples.invoice_check.records import (
 from memory.backends import open_memory
 from memory.errors import ExtractionNotSupported
 from memory.records import Namespace, ProcedureStatus
+from tests.conftest import ROOT
 
 BOOKS = sample_books()
 INVOICES = {path.stem: load_invoice(path) for path in sample_invoices()}
@@ -110,6 +111,10 @@ def test_memory_makes_a_suppliers_later_invoices_cheaper_with_the_same_results(s
     assert harbor_on[0] <= harbor_off[0]  # a standard supplier: never more calls
     # all three durable tiers hold something: episodes, confirmed facts, the approved procedure
     assert held["episodes"] == len(INVOICES) and held["facts"] >= 1 and held["procedures"] == ["validated"]
+    readme = (ROOT / "README.md").read_text()  # its table is this demo's output
+    for a, b in zip(off, on, strict=True):
+        row = (f"| {a.tool_calls} / {b.tool_calls} | {a.steps} / {b.steps} | {a.tokens:,} / {b.tokens:,} |")
+        assert row in readme, f"README.md's invoice demo table is out of date ({a.invoice}: {row})"
 
 
 def test_the_saving_comes_from_what_memory_holds(settings):
