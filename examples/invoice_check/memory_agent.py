@@ -19,12 +19,15 @@ from examples.invoice_check.checks import CHECKS
 from examples.invoice_check.prompts import EXTRACT_INSTRUCTIONS
 from examples.invoice_check.records import REFERENCE_FIELDS, invoice_of, po_number
 from examples.invoice_check.tools import best_match, latest_results
-from memory.graph import MemoryAgent, Observed, Problem, TaskProfile
+from memory.graph import MemoryAgent, Observed, Problem, Recalled, TaskProfile
 from memory.pii import person_names
 from memory.records import Outcome
 
 KIND = "invoice_check"
 ORDER_SEARCH = "order search"  # where a PO was found when no header field cites it
+# What the checker does with no memory (the system prompt's order): the PO from the po_number
+# field, lines matched by position. A lesson that says only this saves no call and is not served.
+DEFAULT_FIELD, DEFAULT_METHOD = "po_number", "line"
 
 
 def layout(invoice: Any) -> str:
@@ -58,6 +61,43 @@ def where_found(per_episode: list[list[str]]) -> list[str]:
                 found[MATCHED_BY].setdefault(matched[1], []).append(number)
     return [f"{what}: " + "; ".join(f"{value} [{','.join(map(str, refs))}]" for value, refs in values.items())
             for what, values in found.items() if values]
+
+
+def lessons(findings: list[str]) -> tuple[str, str]:
+    """(the field a past check found the PO in, or ORDER_SEARCH; the method that matched every
+    line), each "" when the episode's results do not say."""
+    where = next((m[1] for f in findings if (m := _CITED.match(f))), "")
+    method = next((m[1] for f in findings if (m := _MATCHED.match(f)) and m[2] == m[3]), "")
+    return where, method
+
+
+def cited_fields(invoice: Any) -> set[str]:
+    """The header fields of `invoice` that hold a PO number."""
+    return {name for name in REFERENCE_FIELDS if po_number(invoice.field(name))}
+
+
+def bears_out(invoice: Any, where: str, method: str) -> bool:
+    """Whether `invoice` bears out a past check's lessons, as far as the invoice alone can tell:
+    the field it found the PO in holds a PO number here (order search: no field does), and lines
+    matched by part number carry part numbers here."""
+    cited = cited_fields(invoice)
+    found_here = where in cited or (where == ORDER_SEARCH and not cited)
+    return found_here and (method != "part" or all(line.supplier_part.strip() for line in invoice.lines))
+
+
+_FIELD_WORDS = {name: re.compile(rf"\b{name.replace('_', '[ _]')}\b", re.IGNORECASE)
+                for name in REFERENCE_FIELDS if name != DEFAULT_FIELD}
+_PART_WORDS = re.compile(r"\bpart[ _-]?(?:no|numbers?)\b|\bsupplier'?s? part\b", re.IGNORECASE)
+
+
+def fact_borne_out(invoice: Any, text: str) -> bool:
+    """Whether a fact's own words fit `invoice`: a fact naming header fields other than po_number
+    (in any wording: "the Notes", "customer order field") fits an invoice citing its PO in one of
+    them; a fact naming part numbers fits an invoice whose lines carry them; any other fact fits."""
+    named = {name for name, words in _FIELD_WORDS.items() if words.search(text)}
+    if named and not named & cited_fields(invoice):
+        return False
+    return not _PART_WORDS.search(text) or all(line.supplier_part.strip() for line in invoice.lines)
 
 
 class InvoiceMemoryAgent(MemoryAgent):
@@ -95,6 +135,23 @@ class InvoiceMemoryAgent(MemoryAgent):
             else:
                 lines.append(f"{check}: {result['status']}")
         return lines
+
+    def recalled(self, state: Mapping[str, Any], recalled: Recalled) -> Recalled:
+        """Only what the current invoice bears out, and says more than the checker's default: an
+        episode whose field holds no PO number here (another supplier's layout), whose lines
+        matched by part number where these lines carry none, or whose lesson is the default path;
+        a fact naming a field or part numbers this invoice does not bear out. Each served line is
+        re-sent with every model call, so a lesson that cannot help costs tokens at every step.
+        The procedure, validated for the task type, is served as it is."""
+        invoice = invoice_of(state["invoice"])
+
+        def useful(where: str, method: str) -> bool:
+            beyond_default = where not in (DEFAULT_FIELD, ORDER_SEARCH) or method not in (DEFAULT_METHOD, "")
+            return beyond_default and bears_out(invoice, where, method)
+
+        return Recalled(episodes=[s for s in recalled.episodes if useful(*lessons(s.item.key_findings))],
+                        facts=[s for s in recalled.facts if fact_borne_out(invoice, s.item.text)],
+                        procedure=recalled.procedure)
 
     def private_names(self, state: Mapping[str, Any], scrubber: Any) -> Sequence[str]:
         invoice = invoice_of(state["invoice"])

@@ -144,6 +144,57 @@ def test_a_remembered_field_the_invoice_does_not_bear_out_is_dropped(settings):
     assert {r["po_number"] for r in state["checks"] if r["check"] != "duplicate"} == {"PO-10471"}
 
 
+def _checker_tokens(state: dict) -> int:
+    """What the checker's own model calls cost (the extraction call at the end left out)."""
+    return sum(m.usage_metadata["input_tokens"] + m.usage_metadata["output_tokens"]
+               for m in state["messages"] if isinstance(m, AIMessage) and m.usage_metadata)
+
+
+def test_memory_serves_an_invoice_only_what_it_bears_out_and_costs_it_nothing_more(settings):
+    """Kestrel's lessons (its order cited in `reference`, lines matched by part number) are not
+    true of an invoice with its PO in po_number and no part numbers: they are not served to it,
+    and its check costs what it costs without memory but for the memory tools offered."""
+    from langchain_core.utils.function_calling import convert_to_openai_tool
+
+    from examples.invoice_check.graph import MEMORY_TOOLS
+
+    graph, ctx = build_graph(), context(settings)
+    for n, name in enumerate(("01_kestrel_KIS-24-0311", "03_kestrel_KIS-24-0342", "04_kestrel_KIS-24-0377")):
+        _check(graph, ctx, INVOICES[name], f"s{n}")
+    # a third supplier, laid out like Harbor: PO in po_number, no part numbers
+    standard = INVOICES["05_harbor_HOG-5560"].model_copy(update={"supplier": "Tamsin Fasteners BV"})
+    warm = _check(graph, ctx, standard, "s9")
+    cold = _check(build_graph(), context(settings, use_memory=False), standard, "s10")
+    assert warm["facts"] == [] and warm["episodes"] == []  # recalled, then left out: not true of this invoice
+    assert "reference" not in warm["memory_block"] and "part number" not in warm["memory_block"]
+    tool_schema = len(json.dumps([convert_to_openai_tool(t) for t in MEMORY_TOOLS])) // 4
+    assert _checker_tokens(warm) <= _checker_tokens(cold) + warm["steps"] * (tool_schema + 1)
+    assert warm["usage"]["tool_calls"] == cold["usage"]["tool_calls"] and _failed(warm) == _failed(cold)
+    # a Kestrel invoice is still served its supplier's lessons, and the facts
+    kestrel = _check(graph, ctx, INVOICES["06_kestrel_KIS-24-0188"], "s11")
+    assert "PO number found in: reference" in kestrel["memory_block"] and kestrel["facts"]
+
+
+def test_a_fact_is_served_when_the_invoice_bears_out_what_it_names():
+    from memory.graph import Recalled
+    from memory.records import Fact, Scored
+
+    def fact(text: str) -> Scored:
+        return Scored[Fact](item=Fact(fact_id=text[:8], domain="supplier_invoices", text=text, confidence=0.8,
+                                      source_runs=["r"]), score=0.9)
+
+    facts = [fact("Vendors often put their PO in the Notes."), fact("Some suppliers quote the customer order field."),
+             fact("Match by the supplier part number where lines carry one."), fact("Check the tax rate on every invoice.")]
+    agent = InvoiceMemoryAgent()
+    served = lambda invoice: [s.item.text for s in agent.recalled({"invoice": invoice.model_dump()},  # noqa: E731
+                                                                   Recalled(facts=facts)).facts]
+    standard = INVOICES["02_harbor_HOG-5521"]
+    assert served(standard) == ["Check the tax rate on every invoice."]
+    noted = standard.model_copy(update={"notes": "PO 10460 per phone", "po_number": ""})
+    assert served(noted) == ["Vendors often put their PO in the Notes.", "Check the tax rate on every invoice."]
+    assert "Match by the supplier part number where lines carry one." in served(INVOICES["01_kestrel_KIS-24-0311"])
+
+
 def test_what_memory_keeps_is_derived_never_names_or_amounts(settings):
     graph, ctx = build_graph(), context(settings)
     state = _check(graph, ctx, INVOICES["01_kestrel_KIS-24-0311"], "k1")
