@@ -46,6 +46,7 @@ from agent.model_errors import cannot_call_tools, raise_for_setup
 from agent.models import history_token_budget, model_name
 from agent.settings import Settings
 from graphs.context import ReviewContext, RunScope, run_scope
+from graphs.memory_steps import MEMORY_TOOLS
 from graphs.review_state import next_call, open_sentence, run_state
 from graphs.state import AnalyzeOutput, ReviewState, add_usage, call_usage
 from memory.graph import emit
@@ -56,6 +57,8 @@ from tools.detection.rules import DETECTORS
 from tools.playbook import Playbook, load_playbook
 from tools.toolset import TOOLS, tool_error_message
 
+# the contract tools, and the memory tools (search_memory, remember) when the run's memory is on
+ALL_TOOLS = [*TOOLS, *MEMORY_TOOLS]
 NUDGE_PREFIX = "Continue the review with the tools."
 COMPRESSION_FAILED = "the compression model failed"
 
@@ -89,7 +92,7 @@ def recursion_limit(settings: Settings, n_clause_types: int) -> int:
 @lru_cache(maxsize=1)
 def tool_schema_tokens() -> int:
     """Tokens the bound tool schemas add to every reviewer call (approximate)."""
-    return len(json.dumps([convert_to_openai_tool(t) for t in TOOLS])) // 4
+    return len(json.dumps([convert_to_openai_tool(t) for t in ALL_TOOLS])) // 4
 
 
 def nudge_text(missing: list[str], steps: int, budget: int, answer: AIMessage | None = None,
@@ -110,7 +113,7 @@ def repeat_note(missing: list[str]) -> str:
 
 @lru_cache(maxsize=1)
 def _parameters() -> dict[str, list[str]]:
-    return {t.name: list(t.tool_call_schema.model_json_schema().get("properties", {})) for t in TOOLS}
+    return {t.name: list(t.tool_call_schema.model_json_schema().get("properties", {})) for t in ALL_TOOLS}
 
 
 def normalise_answer(answer: AIMessage, playbook: Playbook) -> tuple[AIMessage, int]:
@@ -234,7 +237,7 @@ def reviewer_step(state: ReviewState, runtime: Runtime[ReviewContext]) -> dict:
     replaced = update.pop("replaced", [])
 
     try:
-        bound = res.reviewer.bind_tools(TOOLS)
+        bound = res.reviewer.bind_tools(ALL_TOOLS if ctx.use_memory else TOOLS)
     except NotImplementedError as exc:
         raise cannot_call_tools("reviewer", model_name(res.reviewer)) from exc
     steps = state.get("steps", 0) + 1
@@ -312,7 +315,7 @@ def route(state: ReviewState) -> str:
 def build_analyze() -> StateGraph:
     builder = StateGraph(ReviewState, context_schema=ReviewContext, output_schema=AnalyzeOutput)
     builder.add_node("reviewer", reviewer_step)
-    builder.add_node("tools", ToolNode(TOOLS, handle_tool_errors=tool_error_message))
+    builder.add_node("tools", ToolNode(ALL_TOOLS, handle_tool_errors=tool_error_message))
     builder.add_edge(START, "reviewer")
     builder.add_conditional_edges("reviewer", route, ["tools", "reviewer", END])
     builder.add_edge("tools", "reviewer")

@@ -78,6 +78,7 @@ class AnalyzeOutput(TypedDict, total=False):
     tools_called: list[str]
     examined: Annotated[list[dict[str, Any]], operator.add]
     warnings: list[str]
+    memory_notes: Annotated[list[dict[str, Any]], operator.add]  # what the reviewer kept with `remember`
 
 
 class ConsolidateOutput(TypedDict, total=False):

@@ -7,7 +7,8 @@ Any agent's state can include `MemoryState`. The keys an agent fills itself are 
 
 from __future__ import annotations
 
-from typing import Any
+import operator
+from typing import Annotated, Any
 
 # typing_extensions' TypedDict, not typing's: below Python 3.12 pydantic cannot build a JSON schema
 # from typing.TypedDict, and a LangGraph server then reports null input and output schemas.
@@ -52,3 +53,6 @@ class MemoryState(TypedDict, total=False):
     memory_writes: dict[str, Any]  # what consolidate stored
     usage: dict[str, int]  # running totals of USAGE_KEYS
     warnings: list[str]  # what went wrong without ending the run (an extraction model that failed ...)
+    # what the model kept with `remember` (memory.graph.tools): candidates that join the run's
+    # proposals in extract_artifacts and pass the same gates ({"kind": "fact" | "pattern", "text"})
+    memory_notes: Annotated[list[dict[str, Any]], operator.add]

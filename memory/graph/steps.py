@@ -26,7 +26,6 @@ from __future__ import annotations
 import contextvars
 import logging
 import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -37,13 +36,14 @@ from memory import episodic, extraction, procedural, semantic
 from memory.block import format_memory_block, new_nonce
 from memory.errors import ExtractionNotSupported, MissingStateKey
 from memory.graph.agent import MemoryAgent, Recalled, TaskProfile
+from memory.graph.notes import notes_as_proposals
 from memory.graph.outcome import Settled, settle
+from memory.graph.recall import recall_episodes, recall_facts, recall_procedure
 from memory.graph.scope import MemoryScope, keyed_token
 from memory.graph.state import add_usage
 from memory.pii import default_scrubber, scrub_artifacts
 from memory.records import Episode, Fact, Outcome, Procedure, RunArtifacts, Scored
 from memory.screen import screen_artifacts
-from memory.telemetry import Hit, Tier, record_retrieval
 
 log = logging.getLogger(__name__)
 
@@ -130,43 +130,16 @@ class MemorySteps:
 
     # ------------------------------------------------------------ read path
 
-    def _record(self, scope: MemoryScope, memory: Any, state: dict, tier: Tier, hits: list[Hit], started: float) -> None:
-        """Retrieval telemetry of a run's read (`memory stats`); reads outside a run are not recorded."""
-        latency_ms = (time.perf_counter() - started) * 1000
-        record_retrieval(memory, scope.namespace, state.get("run_id"), tier, hits, latency_ms, scope.now())
-
     def _episodes(self, state: dict, scope: MemoryScope, task: Task) -> dict:
-        res = scope.memory_resources()
-        limits = scope.limits
-        episode_min, _ = limits.thresholds(res.embeddings)
-        started = time.perf_counter()
-        found = episodic.recall(
-            res.memory.episodes, res.embeddings, scope.namespace, task.query, k=limits.episode_top_k,
-            min_score=episode_min, now=scope.now(), vector_alone=limits.vector_alone(res.embeddings),
-            counterparty=task.counterparty,
-        )
-        self._record(scope, res.memory, state, "episodic", [Hit(id=s.item.run_id, score=s.score) for s in found], started)
+        found = recall_episodes(scope, task.query, run_id=state.get("run_id"), counterparty=task.counterparty)
         return {"episodes": [s.model_dump(mode="json") for s in found]}
 
     def _facts(self, state: dict, scope: MemoryScope, task: Task) -> dict:
-        res = scope.memory_resources()
-        _, fact_min = scope.limits.thresholds(res.embeddings)
-        started = time.perf_counter()
-        found = semantic.recall(
-            res.memory.facts, res.embeddings, scope.namespace, task.query,
-            domain=scope.domain, k=scope.limits.fact_top_k, min_score=fact_min, now=scope.now(),
-        )
-        self._record(scope, res.memory, state, "semantic", [Hit(id=s.item.fact_id, score=s.score) for s in found], started)
+        found = recall_facts(scope, task.query, run_id=state.get("run_id"))
         return {"facts": [s.model_dump(mode="json") for s in found]}
 
     def _procedure(self, state: dict, scope: MemoryScope, task: Task | None = None) -> dict:
-        res = scope.memory_resources()
-        started = time.perf_counter()
-        best = procedural.best(
-            res.memory.procedures, scope.namespace, scope.task_type,
-            trial_uses=scope.limits.procedure_trial_uses, min_success_rate=scope.limits.procedure_min_success_rate,
-        )
-        self._record(scope, res.memory, state, "procedural", [Hit(id=best.procedure_id)] if best else [], started)
+        best = recall_procedure(scope, run_id=state.get("run_id"))
         return {"procedure": best.model_dump(mode="json") if best else None}
 
     def _reading(self, state: dict, runtime: Any) -> tuple[MemoryScope, Task | None]:
@@ -283,8 +256,13 @@ class MemorySteps:
             claimed = judged.outcome if judged.outcome != Outcome.UNKNOWN else None
             settled = settle(observed, claimed, judged.lowered_because, self.agent.item)
             artifacts = judged.model_copy(update={k: getattr(record, k) for k in extraction.RECORDED_FIELDS})
+        # the model's mid-run notes join the proposals here, before scrubbing, screening and the gates
+        noted_facts, noted_patterns = notes_as_proposals(
+            state.get("memory_notes"), domain=scope.domain, confidence=scope.limits.fact_min_confidence)
         artifacts = artifacts.model_copy(update={
-            "outcome": settled.recorded, "lowered_because": settled.lowered_because, "extraction": result.status})
+            "outcome": settled.recorded, "lowered_because": settled.lowered_because, "extraction": result.status,
+            "fact_candidates": [*artifacts.fact_candidates, *noted_facts],
+            "reusable_patterns": list(dict.fromkeys([*artifacts.reusable_patterns, *noted_patterns]))})
         scrubber = res.scrubber or default_scrubber()
         people = self.agent.private_names(state, scrubber)
         scrubbed = screen_artifacts(scrub_artifacts(artifacts, scrubber, names=people))

@@ -1,4 +1,5 @@
-"""Start `langgraph dev` on 127.0.0.1 for a test, serving the graphs of the repo's langgraph.json.
+"""Start `langgraph dev` on 127.0.0.1 for a test, serving the graphs of the repo's langgraph.json
+(or another, such as the example agent's).
 
 The server runs in a temporary folder (its `.langgraph_api/` data lands there, not in the work
 tree) from a copy of langgraph.json whose paths are made absolute and whose `env` file is left
@@ -46,18 +47,20 @@ def langgraph_cli() -> str | None:
     return str(beside) if beside.exists() else shutil.which("langgraph")
 
 
-def server_config(folder: Path) -> Path:
-    """langgraph.json with `dependencies`, graph and auth paths resolved against the repo root."""
-    config = json.loads((ROOT / "langgraph.json").read_text())
-    config["dependencies"] = [str((ROOT / dep).resolve()) for dep in config.get("dependencies", ["."])]
+def server_config(folder: Path, source: Path = ROOT / "langgraph.json") -> Path:
+    """`source` (the repo's langgraph.json by default) with `dependencies`, graph and auth paths
+    resolved against its folder."""
+    config = json.loads(source.read_text())
+    base = source.parent
+    config["dependencies"] = [str((base / dep).resolve()) for dep in config.get("dependencies", ["."])]
     graphs = {}
     for name, target in config["graphs"].items():
         path, _, attr = target.rpartition(":")
-        graphs[name] = f"{(ROOT / path).resolve()}:{attr}"
+        graphs[name] = f"{(base / path).resolve()}:{attr}"
     config["graphs"] = graphs
     if "auth" in config:
         path, _, attr = config["auth"]["path"].rpartition(":")
-        config["auth"] = {**config["auth"], "path": f"{(ROOT / path).resolve()}:{attr}"}
+        config["auth"] = {**config["auth"], "path": f"{(base / path).resolve()}:{attr}"}
     # The developer's .env (optional, gitignored) must not change what a test sees: the test
     # passes its environment explicitly.
     config.pop("env", None)
@@ -94,12 +97,13 @@ def _stop(process: subprocess.Popen) -> None:
 
 
 @contextlib.contextmanager
-def langgraph_dev(folder: Path, env: dict[str, str]) -> Iterator[Server]:
-    """Serve the repo's graphs with `langgraph dev`; skip only when the machine cannot host it."""
+def langgraph_dev(folder: Path, env: dict[str, str], source: Path = ROOT / "langgraph.json") -> Iterator[Server]:
+    """Serve the graphs of `source` (the repo's langgraph.json by default) with `langgraph dev`;
+    skip only when the machine cannot host it."""
     cli = langgraph_cli()
     if cli is None:
         pytest.skip("the langgraph CLI is not installed: pip install 'langgraph-cli[inmem]' (in the [dev] extra)")
-    config = server_config(folder)
+    config = server_config(folder, source)
     full_env = {**os.environ, "LANGSMITH_TRACING": "false", "LANGGRAPH_CLI_NO_ANALYTICS": "1", **env}
     for _attempt in range(3):  # a port taken between probing and binding: try another
         port = _free_port()
