@@ -116,7 +116,7 @@ def test_the_memory_core_runs_the_example_agent_with_the_contract_reviewer_delet
     assert out["importable"] == [] and out["loaded"] == []  # nothing of the contract reviewer is left, or used
     assert Path(out["memory"]).is_relative_to(fork)  # the copy's memory core, not this checkout's
     first, second, third = out["rows"]
-    assert {row["saver"] for row in out["rows"]} == {"SqliteSaver"}
+    assert {row["saver"] for row in out["rows"]} == {"RunCheckpoints"}  # the SqliteSaver that keeps what resume needs
     assert [row["episode"] for row in out["rows"]] == ["fork-0", "fork-1", "fork-2"]  # memory written
     assert first["block"] == "" and "PO number found in: reference" in second["block"]  # and read
     assert second["tool_calls"] < first["tool_calls"] and third["tool_calls"] < first["tool_calls"]
