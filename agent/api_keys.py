@@ -124,7 +124,7 @@ def add_key(path: Path, tenant: str, name: str) -> str:
         raise ConfigurationError(f"{path} already has a key named {name!r} for tenant {tenant!r}: pick another name")
     key = new_key()
     entry = ApiKey(tenant, name, digest(key))
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)  # a new data folder is the owner's alone
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
     with os.fdopen(fd, "a") as handle:
         handle.write(entry.line() + "\n")

@@ -2,7 +2,7 @@
 
 Exit codes: 0 success; 1 unexpected failure; 2 bad input (unreadable contract) or usage error;
 3 configuration error; 4 memory store failure; 5 unusable model output (an incomplete review
-included: its report is still written); 130 interrupted (Ctrl-C).
+included: its report is still written); 130 interrupted (Ctrl-C); 143 terminated (SIGTERM).
 (`EXIT_CODES` below is the same list, shown by `--help` and docs/CLI.md.)
 """
 
@@ -12,7 +12,7 @@ import json
 import logging
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import click
 import typer
@@ -42,6 +42,7 @@ EXIT_CODES = (
     (4, "memory store failure"),
     (5, "unusable model output or an incomplete review (PARTIAL/FAILED; the report is still written)"),
     (130, "interrupted (Ctrl-C)"),
+    (143, "terminated (SIGTERM)"),
 )
 EXIT_CODES_HELP = "Exit codes: " + "; ".join(f"{code} {meaning}" for code, meaning in EXIT_CODES) + "."
 
@@ -421,8 +422,60 @@ def quiet_library_logs() -> None:
         logging.getLogger(name).setLevel(logging.WARNING)
 
 
+class Terminated(BaseException):  # not an Exception: no `except Exception` on the way swallows it
+    """SIGTERM, raised where the process is so that it unwinds like Ctrl-C (exit 143)."""
+
+
+class Interrupted(BaseException):
+    """Ctrl-C as our own exception: typer turns a KeyboardInterrupt into a silent exit 130."""
+
+
+def _on_sigterm(signum: int, frame: object) -> None:
+    raise Terminated()
+
+
+def _on_sigint(signum: int, frame: object) -> None:
+    raise Interrupted()
+
+
+def interrupted_message(how: str) -> str:
+    """One line for a command stopped by Ctrl-C or SIGTERM: which run was cut and how to go on."""
+    from graphs import runner
+
+    started = runner.last_started
+    if started is None:
+        return f"{how}: stopped before a review started"
+    run_id, checkpointer = started
+    if checkpointer == "sqlite":
+        return f"{how}: run {run_id} stopped; continue it with `contract-review resume {run_id}`"
+    return (f"{how}: run {run_id} stopped; it cannot be resumed with the in-memory checkpointer "
+            "(set CONTRACT_AGENT_CHECKPOINTER=sqlite to make runs resumable)")
+
+
 def main(argv: list[str] | None = None) -> int:
     quiet_library_logs()
+    import signal
+    import threading
+
+    previous: dict[int, Any] = {}
+    if threading.current_thread() is threading.main_thread():
+        previous[signal.SIGTERM] = signal.signal(signal.SIGTERM, _on_sigterm)
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not where Ctrl-C is ignored
+            previous[signal.SIGINT] = signal.signal(signal.SIGINT, _on_sigint)
+    try:
+        return _main(argv)
+    except (KeyboardInterrupt, Interrupted):
+        fail(interrupted_message("interrupted (Ctrl-C)"))
+        return 130
+    except Terminated:
+        fail(interrupted_message("terminated (SIGTERM)"))
+        return 143
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+def _main(argv: list[str] | None) -> int:
     try:
         # In non-standalone mode click returns the code of a `typer.Exit` instead of exiting.
         result = app(args=argv, standalone_mode=False, prog_name="contract-review")
@@ -432,7 +485,9 @@ def main(argv: list[str] | None = None) -> int:
     # typer >= 0.2x vendors click: its exceptions are not click's, so catch both families.
     except (click.exceptions.Exit, typer.Exit) as exc:
         return exc.exit_code
-    except (click.exceptions.Abort, typer.Abort):
+    except (click.exceptions.Abort, typer.Abort) as exc:
+        if isinstance(exc.__context__, KeyboardInterrupt):  # click turns Ctrl-C into Abort
+            raise KeyboardInterrupt from None
         err.print("aborted")
         return 130
     except (click.ClickException, typer.TyperException) as exc:  # usage errors

@@ -54,6 +54,11 @@ def thread_key(tenant: str, agent: str, run_id: str) -> str:
     return f"{tenant}/{agent}/{run_id}"
 
 
+# The run most recently started in this process and its checkpointer, so that a command stopped by
+# Ctrl-C or SIGTERM can say which run to resume (issue 32).
+last_started: tuple[str, str] | None = None
+
+
 def build_graph(checkpointer: BaseCheckpointSaver | None = None):
     """The review graph compiled with a checkpointer (in-memory unless one is given)."""
     from graphs.review import build_builder  # the contract graph: imported when a review is built
@@ -233,6 +238,8 @@ class Reviewer:
         ctx = self.context
         config = self._config(ctx, run_id)
         config["metadata"] = run_choices(ctx)
+        global last_started
+        last_started = (run_id, self.settings.checkpointer)  # what an interrupted command names (cli.main)
         state = self._invoke({"contract": contract, "run_id": run_id}, config, ctx, on_progress)
         return _report(state)
 

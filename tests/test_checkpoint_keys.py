@@ -51,3 +51,9 @@ def test_a_deleted_key_file_is_not_replaced_while_checkpoints_need_it(interrupte
     key_file.write_bytes(saved)  # restored: the run resumes
     key_file.chmod(0o600)
     assert main(["resume", "cut", "--home", str(interrupted.home), "--format", "json"]) == 0
+
+
+def test_keys_add_makes_a_new_data_folder_owner_only(tmp_path, capsys):
+    home = tmp_path / "new-home"
+    assert main(["keys", "add", "--tenant", "acme", "--name", "ci", "--home", str(home)]) == 0
+    assert home.stat().st_mode & 0o777 == 0o700  # issue 32: was 0755

@@ -196,3 +196,14 @@ def test_a_reembedding_switch_moves_the_namespace_to_the_new_models_index(tmp_pa
         assert memory.episodes.search(NS, query(unit(2))) == []  # old model: nothing left to compare
         row_of_r2 = next(int(p.key) for p in pending if "r2" in p.text)
         assert top(memory, 10_000 + row_of_r2, model="model-b") == "r2"
+
+
+def test_the_index_folder_and_files_are_the_owners_alone(tmp_path):
+    """Issue 32: the folder was 0755 and its files 0644 (vectors of contracts, readable by all)."""
+    with SqliteMemory(tmp_path / "m.sqlite", min_delta=20) as memory:
+        fill(memory, 30)
+        folder = memory.vectors.folder
+        assert registry(memory)
+        assert folder.stat().st_mode & 0o777 == 0o700
+        files = list(folder.iterdir())
+        assert files and all(f.stat().st_mode & 0o777 == 0o600 for f in files), [oct(f.stat().st_mode) for f in files]

@@ -320,14 +320,18 @@ class VectorIndexes:
         if index is None or len(index) == 0:
             self._register(key, registry, None, upto, 0, 0)
             return 0
-        self.folder.mkdir(parents=True, exist_ok=True)
+        self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)  # vectors of contracts: the owner's alone
         file = f"{key.stem}-{upto}.usearch"
         path = self.folder / file
         tmp = path.with_name(path.name + f".{os.getpid()}.{threading.get_ident()}.tmp")
         index.save(str(tmp))
+        os.chmod(tmp, 0o600)
         os.replace(tmp, path)
         count, dim = len(index), index.ndim
-        path.with_suffix(".json").write_text(json.dumps(
+        meta = path.with_suffix(".json")
+        with contextlib.suppress(FileExistsError):
+            os.close(os.open(meta, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        meta.write_text(json.dumps(
             {"key": key.stem, "model": key.model, "seq": upto, "count": count, "dim": dim, "kind": key.kind,
              "built_seconds": round(time.perf_counter() - started, 2)}))
         if not self._register(key, registry, file, upto, count, dim):
