@@ -5,7 +5,7 @@ sectioner read it). Before it is stored it is folded: NFKC, every invisible char
 characters, bidi controls and isolates, variation selectors, tags: `memory.lookalikes.INVISIBLE`)
 removed, and, where the text is Latin or passes for Latin, every non-ASCII look-alike of a Latin
 letter or digit written as that letter or digit (the UTS #39 skeleton of the characters outside
-ASCII: `memory.skeleton`), word by word. It is the one fold: the instruction screen
+ASCII: `memory.lookalikes.LATIN`), word by word. It is the one fold: the instruction screen
 (`memory.screen.screen_text`) folds what it keeps with it, and reads its look-alike view
 through the same table. So "Lіmіtаtіоn" with Cyrillic і and а is stored as "Limitation", a
 right-to-left override cannot reorder what a reader sees, and the instruction screen
@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from memory import lookalikes, skeleton
+from memory import lookalikes
 
 _HIDDEN: dict[int, str | None] = {code: None for lo, hi in lookalikes.INVISIBLE for code in range(lo, hi + 1)}
 _WORD = re.compile(r"[^\W_]+")
@@ -32,17 +32,17 @@ MOSTLY_LATIN = 0.6  # a text this much in Latin letters reads its all-look-alike
 
 def _lookalikes_only(word: str) -> bool:
     foreign = [c for c in word if not c.isascii()]
-    return bool(foreign) and all(ord(c) in skeleton.LATIN for c in foreign)
+    return bool(foreign) and all(ord(c) in lookalikes.LATIN for c in foreign)
 
 
 def _latin(word: str) -> str:
-    return "".join(skeleton.LATIN.get(ord(c), c) for c in word)
+    return "".join(lookalikes.LATIN.get(ord(c), c) for c in word)
 
 
 def passes_for_latin(text: str) -> bool:
     """True when `text` shows Latin letters: it has some, or all its letters look like Latin ones."""
     letters = [c for c in text if c.isalpha()]
-    return any(c.isascii() for c in letters) or bool(letters) and all(ord(c) in skeleton.LATIN for c in letters)
+    return any(c.isascii() for c in letters) or bool(letters) and all(ord(c) in lookalikes.LATIN for c in letters)
 
 
 def fold_letters(text: str) -> str:
@@ -58,7 +58,7 @@ def fold_letters(text: str) -> str:
         return text
     letters = [c for c in text if c.isalpha()]
     latin_share = sum(c.isascii() for c in letters) / len(letters)
-    every = all(ord(c) in skeleton.LATIN for c in letters if not c.isascii())
+    every = all(ord(c) in lookalikes.LATIN for c in letters if not c.isascii())
     return _WORD.sub(lambda m: _latin(m.group()) if _lookalikes_only(m.group()) and (
         every or latin_share >= MOSTLY_LATIN or any(c.isascii() and c.isalpha() for c in m.group()))
         else m.group(), text)

@@ -45,7 +45,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from urllib.parse import unquote
 
-from memory import lookalikes, skeleton
+from memory import lookalikes
 from memory.fold import fold_letters
 from memory.records import RunArtifacts
 from memory.screen_lexicon import CONCEPTS
@@ -57,7 +57,7 @@ LABELS = (INSTRUCTION_LABEL, LINK_LABEL, ENCODED_LABEL)
 
 _INVISIBLE = {code: None for lo, hi in lookalikes.INVISIBLE for code in range(lo, hi + 1)}
 # one for one (the views keep their offsets): the look-alikes memory.fold also folds
-_SKELETON = {code: latin for code, latin in skeleton.LATIN.items() if len(latin) == 1}
+_SKELETON = {code: latin for code, latin in lookalikes.LATIN.items() if len(latin) == 1}
 _MAX_DEPTH = 3  # payloads inside payloads: base64 of URL-encoding of ...
 _MAX_CLAUSE = 600  # characters: a clause with no sentence end is cut at a line break past this
 

@@ -15,9 +15,13 @@ Nothing is picked by hand. Three sources, each over every code point Python know
 - look-alikes of the letters of the marker word: every character the confusables list maps
   to one of them (Cyrillic М, Greek Μ, full-width Ｍ ...), so the word is found however it is
   spelled;
-- the skeleton (UTS #39) of every Latin letter and digit: each non-ASCII character the
-  confusables list maps to one ASCII letter or digit (Cyrillic а, Greek ο, Cherokee Ꭺ, the
-  mathematical alphabets ...), lower-cased, so the instruction screen reads "Аlwауѕ" as "always".
+- the skeleton (UTS #39) of every Latin letter and digit (LATIN): each non-ASCII character the
+  confusables list maps to an ASCII letter or digit (Cyrillic а -> a, Greek Ο -> O, Cherokee
+  Ꭼ -> E ...), after NFKC (full-width and mathematical letters are NFKC's already). ASCII letters
+  stay as written, so a stored heading still reads as written ("m" is not folded to "rn"); where
+  the list gives a lower-case "l" for an upper-case letter (Greek Ι, Cyrillic І), the capital
+  "I" is kept. memory/fold.py folds stored headings with it and the instruction screen reads
+  "Аlwауѕ" as "always" with it.
 
 The result is a plain module (a few hundred entries) so the neutraliser imports it in a
 millisecond instead of parsing the confusables data (a second) in every run.
@@ -77,8 +81,7 @@ def _ranges(codes: list[int]) -> list[tuple[int, int]]:
 
 def build() -> tuple[list[tuple[int, int]], dict[int, str], dict[int, str]]:
     """(INVISIBLE, BRACKETS, LETTERS): ranges of invisible code points; bracket look-alikes ->
-    `<`/`>`; look-alikes of the marker word's letters -> the lower-case ASCII letter. (The
-    look-alikes of every Latin letter and digit are memory/skeleton.py's, scripts/skeleton.py.)"""
+    `<`/`>`; look-alikes of the marker word's letters -> the lower-case ASCII letter."""
     from confusable_homoglyphs.confusables import confusables_data
 
     invisible: list[int] = []
@@ -108,6 +111,27 @@ def build() -> tuple[list[tuple[int, int]], dict[int, str], dict[int, str]]:
     return _ranges(invisible), dict(sorted(fold.items())), dict(sorted(letters.items()))
 
 
+def latin() -> dict[int, str]:
+    """LATIN: each non-ASCII look-alike of an ASCII letter or digit -> that letter or digit."""
+    from confusable_homoglyphs.confusables import confusables_data
+
+    out: dict[int, str] = {}
+    for char, entries in confusables_data.items():
+        if len(char) != 1 or char.isascii():
+            continue
+        folded = unicodedata.normalize("NFKC", char)
+        if folded != char and folded.isascii():
+            continue  # NFKC already writes it in ASCII
+        targets = [e["c"] for e in entries if e["c"].isascii() and e["c"].isalnum()]
+        if not targets:
+            continue
+        target = targets[0]
+        if target == "l" and unicodedata.category(char) == "Lu":
+            target = "I"
+        out[ord(char)] = target
+    return dict(sorted(out.items()))
+
+
 def render() -> str:
     invisible, brackets, letters = build()
     return (
@@ -115,13 +139,15 @@ def render() -> str:
         f'{unicodedata.unidata_version} and the UTS #39 confusables list): do not edit.\n\n'
         "INVISIBLE: inclusive ranges of default-ignorable code points. BRACKETS: look-alikes of '<'\n"
         "and '>' -> '<' / '>' (doubled for a double one). LETTERS: look-alikes of the letters of\n"
-        f"{MARKER_WORD!r} -> that letter.\n"
+        f"{MARKER_WORD!r} -> that letter. LATIN: each non-ASCII look-alike of an ASCII letter or digit\n"
+        "-> that letter or digit (the skeleton of UTS #39 outside ASCII).\n"
         '"""\n\n'
         f"UNIDATA_VERSION = {unicodedata.unidata_version!r}\n"
         f"MARKER_WORD = {MARKER_WORD!r}\n\n"
         f"INVISIBLE: list[tuple[int, int]] = {pprint.pformat(invisible, width=110, compact=True)}\n\n"
         f"BRACKETS: dict[int, str] = {pprint.pformat(brackets, width=110, compact=True)}\n\n"
-        f"LETTERS: dict[int, str] = {pprint.pformat(letters, width=110, compact=True)}\n"
+        f"LETTERS: dict[int, str] = {pprint.pformat(letters, width=110, compact=True)}\n\n"
+        f"LATIN: dict[int, str] = {pprint.pformat(latin(), width=110, compact=True)}\n"
     )
 
 
