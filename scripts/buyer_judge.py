@@ -9,6 +9,7 @@
     python scripts/buyer_judge.py --save DIR               # keep the reviews it ran
     python scripts/buyer_judge.py --check                  # exit 1 unless issue 30's targets hold
     python scripts/buyer_judge.py --code /work/i30a        # review with another worktree's code
+    python scripts/buyer_judge.py --no-we                  # leave the parties to the reviewer
 
 The keys (bench/buyer_key/*.yaml, described in its README.md) were written by reading each
 development contract of ../shared/cuad as the buyer's lawyer under tools/playbook.yaml, before any
@@ -359,10 +360,15 @@ def specific_wording(finding: dict, fixed: list[str], terms: set[str]) -> list[s
 def parties_right(review: dict, key: Key) -> str:
     parties = review.get("parties") or {}
     status = review.get("parties_status")
-    buyer = _flat(str(parties.get("buyer") or ""))
-    if not buyer:
+    buyer = parties.get("buyer")
+    if isinstance(buyer, dict):  # {"name", "terms", "label"}
+        names = [buyer.get("name"), buyer.get("label"), *(buyer.get("terms") or [])]
+    else:
+        names = [buyer]
+    names = [_flat(str(n)) for n in names if n]
+    if not names:
         return "unknown" if status in (None, "unknown") else f"none ({status})"
-    if any(_flat(b) in buyer or buyer in _flat(b) for b in key.buyer):
+    if any(_flat(b) == n or _flat(b) in n.split(" (")[0] for b in key.buyer for n in names):
         return "right"
     return "wrong"
 
@@ -394,13 +400,14 @@ def score_review(review: dict, key: Key, fixed: dict[str, list[str]], terms: set
     }
 
 
-def run_review(contract: Path, we: str, code: Path = ROOT) -> dict:
+def run_review(contract: Path, we: str | None, code: Path = ROOT) -> dict:
     """`contract-review review` with the code of `code` (a worktree), memory off, in a throwaway data folder."""
     python = code / ".venv" / "bin" / "python"
     with tempfile.TemporaryDirectory(prefix="buyer-judge-") as home:
         env = dict(os.environ, CONTRACT_AGENT_HOME=home, PYTHONPATH=str(code))
-        done = subprocess.run([str(python) if python.exists() else sys.executable, "-m", "cli.main", "review",
-                               str(contract), "--no-memory", "--format", "json", "--we", we, "--quiet"],
+        command = [str(python) if python.exists() else sys.executable, "-m", "cli.main", "review",
+                   str(contract), "--no-memory", "--format", "json", "--quiet"] + (["--we", we] if we else [])
+        done = subprocess.run(command,
                               cwd=code, env=env, capture_output=True, text=True, timeout=600)
     if not done.stdout.strip():
         raise RuntimeError(f"review of {contract.name} printed nothing (exit {done.returncode}): {done.stderr[-500:]}")
@@ -468,6 +475,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", nargs="*", help="key names (or prefixes) to score")
     parser.add_argument("--reviews", type=Path, help="score saved reviews DIR/<key>.json instead of running")
     parser.add_argument("--save", type=Path, help="write each review run to DIR/<key>.json")
+    parser.add_argument("--no-we", action="store_true", help="leave the parties to the reviewer (no --we)")
     parser.add_argument("--code", type=Path, default=ROOT, help="the worktree whose reviewer runs (default: this one)")
     parser.add_argument("--format", choices=("table", "json"), default="table")
     parser.add_argument("--check", action="store_true", help="exit 1 unless issue 30's targets are met")
@@ -488,12 +496,14 @@ def main(argv: list[str] | None = None) -> int:
             if not contract.exists():
                 print(f"contract not found: {contract}", file=sys.stderr)
                 return 2
-            review = run_review(contract, key.we, args.code.resolve())
+            review = run_review(contract, None if args.no_we else key.we, args.code.resolve())
         if args.save:
             args.save.mkdir(parents=True, exist_ok=True)
             (args.save / f"{key.name}.json").write_text(json.dumps(review, indent=1), encoding="utf-8")
         terms = defined_terms(text) | {n for n in key.buyer + key.supplier if n.lower() not in GENERIC_TERMS}
         results.append(score_review(review, key, fixed, terms))
+        if args.no_we:
+            results[-1]["we"] = "(not given)"
     total = totals(results)
     summary = {"total": total, "contracts": [{k: v for k, v in r.items() if k != "judged"} for r in results]}
     if args.format == "json":

@@ -117,6 +117,9 @@ def test_extra_finding_keys_and_the_also_list(tmp_path):
     assert scored["parties"] == "right"
     assert judge.parties_right({"parties": {"buyer": "Widget Works"}}, key) == "wrong"
     assert judge.parties_right({"parties": {"buyer": None}, "parties_status": "unknown"}, key) == "unknown"
+    # the report's parties are {"name", "terms", "label"}: the supplier taken for the buyer is wrong
+    assert judge.parties_right({"parties": {"buyer": {"name": "Widget Works", "terms": ["Vendor"]}}}, key) == "wrong"
+    assert judge.parties_right({"parties": {"buyer": {"name": "Acme Foods, Inc.", "terms": ["Purchaser"]}}}, key) == "right"
 
 
 def test_requested_changes_must_carry_this_contracts_wording(tmp_path):
