@@ -13,17 +13,22 @@ from tests.conftest import SAMPLES
 from tests.test_graph_runtime import CrashingReviewer
 
 
-@pytest.fixture
-def interrupted(home, monkeypatch) -> Settings:
-    """A data folder holding the checkpoint of an interrupted review, written with the key file."""
-    monkeypatch.setenv("CONTRACT_AGENT_CHECKPOINTER", "sqlite")
-    monkeypatch.delenv("CONTRACT_AGENT_CHECKPOINT_KEY", raising=False)
+def _interrupt(home) -> Settings:
+    """Leave the checkpoint of an interrupted review (run "cut") in `home`, with the key in force."""
     settings = Settings(home=home, checkpointer="sqlite")
     with open_checkpointer(settings) as saver:
         crashing = Reviewer(settings, saver, reviewer_model=CrashingReviewer(model="offline-reviewer"))
         with pytest.raises(ConnectionError):
             crashing.review_path(SAMPLES / "kestrel_supply_02.txt", thread_id="cut")
     return settings
+
+
+@pytest.fixture
+def interrupted(home, monkeypatch) -> Settings:
+    """A data folder holding the checkpoint of an interrupted review, written with the key file."""
+    monkeypatch.setenv("CONTRACT_AGENT_CHECKPOINTER", "sqlite")
+    monkeypatch.delenv("CONTRACT_AGENT_CHECKPOINT_KEY", raising=False)
+    return _interrupt(home)
 
 
 def _one_line(capsys) -> str:
@@ -73,17 +78,10 @@ def _files_holding(folder, key: bytes) -> list[str]:
     return sorted(str(p) for p in folder.rglob("*") if p.is_file() and any(f in p.read_bytes() for f in _key_forms(key)))
 
 
-def test_after_a_review_with_sqlite_checkpoints_no_byte_of_the_key_is_in_the_data_folder(home, tmp_path, monkeypatch):
+def test_after_a_review_with_sqlite_checkpoints_no_byte_of_the_key_is_in_the_data_folder(interrupted, home, tmp_path):
     from graphs.runner import checkpoint_key
 
-    monkeypatch.setenv("CONTRACT_AGENT_CHECKPOINTER", "sqlite")
-    monkeypatch.delenv("CONTRACT_AGENT_CHECKPOINT_KEY", raising=False)
     # an interrupted run keeps its checkpoints, a finished one's are deleted: both leave the key behind
-    interrupted_settings = Settings(home=home, checkpointer="sqlite")
-    with open_checkpointer(interrupted_settings) as saver:
-        crashing = Reviewer(interrupted_settings, saver, reviewer_model=CrashingReviewer(model="offline-reviewer"))
-        with pytest.raises(ConnectionError):
-            crashing.review_path(SAMPLES / "kestrel_supply_02.txt", thread_id="cut")
     assert main(["review", str(SAMPLES / "northwind_msa_02.txt"), "--home", str(home), "--format", "json"]) == 0
     key = checkpoint_key(Settings(home=home))
     assert len(key) == 32 and (home / "checkpoints.sqlite").exists()
@@ -116,11 +114,7 @@ def _legacy_folder(home, monkeypatch) -> bytes:
     key = bytes(range(1, 33))
     monkeypatch.setenv("CONTRACT_AGENT_CHECKPOINTER", "sqlite")
     monkeypatch.setenv("CONTRACT_AGENT_CHECKPOINT_KEY", key.hex())
-    settings = Settings(home=home, checkpointer="sqlite")
-    with open_checkpointer(settings) as saver:
-        crashing = Reviewer(settings, saver, reviewer_model=CrashingReviewer(model="offline-reviewer"))
-        with pytest.raises(ConnectionError):
-            crashing.review_path(SAMPLES / "kestrel_supply_02.txt", thread_id="cut")
+    _interrupt(home)
     monkeypatch.delenv("CONTRACT_AGENT_CHECKPOINT_KEY")
     (home / "checkpoint.key").write_bytes(key)
     (home / "checkpoint.key").chmod(0o600)
