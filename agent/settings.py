@@ -62,7 +62,8 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, extra="ignore", validate_default=True)
 
     home: Path = Field(default=Path("~/.contract-agent"), description=(
-        "data folder for everything the agent writes: `memory.sqlite`, `checkpoints.sqlite`, `checkpoint.key`"))
+        "data folder for everything the agent writes: `memory.sqlite`, `checkpoints.sqlite` (never the "
+        "checkpoint key: see `checkpoint_key_file`)"))
     memory_url: str = Field(default="", description=(
         "memory backend: empty = `memory.sqlite` in the data folder; `sqlite:///relative.sqlite` or "
         "`sqlite:////absolute.sqlite`; `chroma:///folder` or `chroma://host:port?state=/path/state.sqlite` "
@@ -77,7 +78,18 @@ class Settings(BaseSettings):
         "days a PARTIAL, FAILED or interrupted review's latest checkpoint is kept for `resume`; "
         "`memory decay` deletes it after that"))
     checkpoint_key: str = Field(default="", description=(
-        "AES key for SQLite checkpoints, 32, 48 or 64 hex digits; empty = `checkpoint.key` in the data folder"))
+        "AES key for SQLite checkpoints, 32, 48 or 64 hex digits; empty = the key file (or the OS keyring: "
+        "`checkpoint_key_store`), made once, never in the data folder"))
+    checkpoint_key_store: str = Field(default="file", description=(
+        "where the checkpoint key is kept when `checkpoint_key` is empty: `file` (`checkpoint_key_file`) or "
+        "`keyring` (the OS keyring through the `keyring` package: the `keyring` extra and a usable backend)"))
+    checkpoint_key_file: Path | None = Field(default=None, description=(
+        "the checkpoint key file of this data folder (owner-only, outside the data folder); unset = "
+        "`<checkpoint_key_folder>/<data folder name>-<hash of its path>.key`. A `checkpoint.key` found in the "
+        "data folder (before issue 31) is moved there, with a notice"))
+    checkpoint_key_folder: Path | None = Field(default=None, description=(
+        "the folder of the data folders' checkpoint key files (0700); unset = `$XDG_CONFIG_HOME/contract-agent/keys` "
+        "(`~/.config/contract-agent/keys`)"))
     memory_token_key: str = Field(default="", description=(
         "secret that keys the tokens memory keeps instead of a counterparty's name or a contract's layout, "
         "32-128 hex digits; empty = a hash salted with the tenant only (no name is stored, but someone with the "

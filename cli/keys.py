@@ -12,7 +12,8 @@ if TYPE_CHECKING:
     from agent.settings import Settings
 
 keys_app = typer.Typer(
-    help="API keys of the served graph (langgraph dev / LangGraph Platform): one tenant per key.\n\n"
+    help="API keys of the served graph (langgraph dev / LangGraph Platform): one tenant per key; and where the "
+         "checkpoint key is kept (`keys checkpoint`).\n\n"
          "Example: contract-review keys add --tenant acme --name ci-bot",
     no_args_is_help=True,
 )
@@ -71,3 +72,23 @@ def list_keys(
     else:
         for row in rows:
             typer.echo(f"{row['tenant']}\t{row['name']}")
+
+
+@keys_app.command("checkpoint")
+def checkpoint(
+    fmt: Annotated[str, typer.Option("--format", "-f", help="text | json")] = "text",
+    home: Home = None,
+) -> None:
+    """Where the data folder's checkpoint key is kept (never the key itself). A `checkpoint.key`
+    an earlier version left in the data folder is moved out of it first, as a review would.
+
+    Example: contract-review keys checkpoint
+    """
+    from graphs.keys import key_status
+
+    status = key_status(_settings(home, None))
+    if fmt == "json":
+        typer.echo(json.dumps(status, indent=2))
+        return
+    made = "" if status["exists"] else " (not made yet: the first review with CONTRACT_AGENT_CHECKPOINTER=sqlite makes it)"
+    typer.echo(f"{status['source']}\t{status['location']}{made}")

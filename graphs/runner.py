@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
 import sqlite3
 import uuid
 from collections.abc import Callable, Iterator
@@ -30,8 +29,6 @@ from langgraph.checkpoint.memory import InMemorySaver
 
 from agent.errors import ConfigurationError, MemoryStoreError
 from agent.settings import Settings
-
-# the generic run plumbing (a fork's too) lives in graphs.context; re-exported for the callers here
 from graphs.context import (  # noqa: F401
     MODEL_CHOICES,
     RUN_CHOICES,
@@ -42,10 +39,12 @@ from graphs.context import (  # noqa: F401
     run_choices,
     valid_run_id,
 )
+
+# the generic run plumbing (a fork's too) lives in graphs.context; re-exported for the callers here
+from graphs.keys import KEY_BYTES, checkpoint_key, data_folder, key_source  # noqa: F401
 from memory.errors import MemoryRequestError
 from memory.records import check_id
 
-KEY_BYTES = (16, 24, 32)
 Progress = Callable[[dict[str, Any]], None]  # sees each progress event of a review
 
 
@@ -71,74 +70,6 @@ def _owner_only_file(path: Path) -> None:
     and -shm files with the same mode)."""
     with contextlib.suppress(FileExistsError):
         os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-
-
-def data_folder(settings: Settings) -> Path:
-    """The data folder, created owner-only (0700) if it does not exist yet."""
-    try:
-        settings.home.mkdir(mode=0o700, parents=True, exist_ok=True)
-    except OSError as exc:
-        raise MemoryStoreError(f"cannot create the data folder {settings.home}: {exc.strerror or exc}") from exc
-    return settings.home
-
-
-def _read_key(path: Path) -> bytes | None:
-    try:
-        key = path.read_bytes()
-    except FileNotFoundError:
-        return None
-    if len(key) not in KEY_BYTES:
-        raise ConfigurationError(f"the checkpoint key file {path} is damaged ({len(key)} bytes); restore it "
-                                 "(its checkpoints cannot be read without it) or remove it with them")
-    return key
-
-
-def checkpoint_key(settings: Settings) -> bytes:
-    """The AES key for checkpoints: CONTRACT_AGENT_CHECKPOINT_KEY (hex), else a key file
-    created once in the data folder with owner-only permissions.
-
-    The file appears whole or not at all: the key is written to a private temporary file, which
-    is then hard-linked to its name (an atomic create-if-absent), so processes starting at once
-    all read the one key that won, never an empty or half-written file.
-    """
-    if settings.checkpoint_key:
-        try:
-            key = bytes.fromhex(settings.checkpoint_key)
-        except ValueError:
-            key = b""
-        if len(key) not in KEY_BYTES:
-            raise ConfigurationError("CONTRACT_AGENT_CHECKPOINT_KEY must be 32, 48 or 64 hex digits")
-        return key
-    path = data_folder(settings) / "checkpoint.key"
-    key = _read_key(path)
-    if key is not None:
-        return key
-    from graphs.checkpoints import checkpoint_threads
-
-    threads = checkpoint_threads(settings.checkpoint_path)
-    if threads:  # a new key would silently leave them unreadable (issue 32)
-        raise ConfigurationError(
-            f"the checkpoint key file {path} is missing but {settings.checkpoint_path.name} holds {threads} "
-            "checkpoint thread(s) written with it: restore the key file (or set CONTRACT_AGENT_CHECKPOINT_KEY "
-            f"to that key), or delete {settings.checkpoint_path} to discard them")
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(8)}")
-    try:
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(secrets.token_bytes(32))
-            handle.flush()
-            os.fsync(handle.fileno())
-        with contextlib.suppress(FileExistsError):  # another process won: use its key
-            os.link(temporary, path)
-    except OSError as exc:
-        raise MemoryStoreError(f"cannot create the checkpoint key file {path}: {exc.strerror or exc}") from exc
-    finally:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-    key = _read_key(path)
-    if key is None:
-        raise MemoryStoreError(f"the checkpoint key file {path} vanished while it was being created")
-    return key
 
 
 def checkpoint_store_error(exc: sqlite3.Error | OSError, settings: Settings) -> MemoryStoreError:
@@ -181,11 +112,10 @@ def open_checkpointer(settings: Settings) -> Iterator[BaseCheckpointSaver]:
         except sqlite3.Error as exc:
             raise checkpoint_store_error(exc, settings) from exc
         if wrong:
-            source = ("CONTRACT_AGENT_CHECKPOINT_KEY" if settings.checkpoint_key
-                      else f"the key file {settings.home / 'checkpoint.key'}")
             raise ConfigurationError(
-                f"{settings.checkpoint_path}: {wrong}, not {source}: set CONTRACT_AGENT_CHECKPOINT_KEY to the key "
-                f"they were written with or restore the key file, or delete {settings.checkpoint_path} to discard them")
+                f"{settings.checkpoint_path}: {wrong}, not {key_source(settings)}: set CONTRACT_AGENT_CHECKPOINT_KEY "
+                f"to the key they were written with or restore the key, or delete {settings.checkpoint_path} to "
+                "discard them")
         yield saver
         saver.close()
     finally:

