@@ -15,11 +15,13 @@ from memory.backends.sqlite import SqliteMemory
 from tests.memory.test_vector_index import fill, registry, top
 
 
-def _flip(path, seed: int, count: int = 64) -> None:
+def _flip(path, seed: int, count: int = 64, *, span: tuple[int, int] | None = None) -> None:
+    """Random bytes flipped, by default among the stored vectors (the file starts with them, after
+    their 8-byte shape): the header's own checks never see those."""
     data = bytearray(path.read_bytes())
     rng = random.Random(seed)
-    start = 1024  # past the header: the header's own checks already caught a damaged one
-    for offset in rng.sample(range(start, len(data)), count):
+    start, end = span or (8, 8 + 30 * 16 * 2)  # the first 30 vectors of 16 float16 values
+    for offset in rng.sample(range(start, end), count):
         data[offset] ^= rng.randrange(1, 256)
     path.write_bytes(bytes(data))
 
@@ -32,10 +34,10 @@ def _built(tmp_path, size: int = 40):
     return path, path.with_name(path.name + ".vectors") / file
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
-def test_random_bytes_flipped_inside_the_index_are_detected_and_rebuilt(tmp_path, caplog, seed):
+@pytest.mark.parametrize(("seed", "where"), [(1, "vectors"), (2, "vectors"), (3, "anywhere")])
+def test_random_bytes_flipped_inside_the_index_are_detected_and_rebuilt(tmp_path, caplog, seed, where):
     path, index = _built(tmp_path)
-    _flip(index, seed)
+    _flip(index, seed, span=(0, index.stat().st_size) if where == "anywhere" else None)
     with caplog.at_level(logging.WARNING), SqliteMemory(path, min_delta=10) as memory:
         assert [top(memory, i) for i in range(40)] == [f"r{i}" for i in range(40)]
         [(*_, rebuilt, _, count)] = registry(memory)
