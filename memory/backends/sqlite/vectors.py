@@ -35,6 +35,7 @@ import time
 import zlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -231,34 +232,7 @@ class VectorIndexes:
         return index, ""
 
     def verify_file(self, key: IndexKey, file: str, seq: int, count: int, dim: int) -> str:
-        """What is wrong with an index file against its registry row ("" if nothing): missing or
-        unreadable, written for another namespace, model or journal position (a copied or stale
-        file), or its bytes differ from the checksum taken when it was saved (issue 32: random
-        bytes flipped inside a snapshot silently lost search results). A file saved before
-        checksums existed cannot be trusted either: it is rebuilt once."""
-        from usearch.index import Index
-
-        path = self.folder / file
-        try:
-            sidecar = json.loads(path.with_suffix(".json").read_text())
-            meta = Index.metadata(str(path))
-        except FileNotFoundError:
-            return "is missing"
-        except (OSError, ValueError, RuntimeError):
-            return "is unreadable or has a damaged header"
-        expected = {"key": key.stem, "model": key.model, "seq": seq, "count": count, "dim": dim}
-        if not isinstance(sidecar, dict) or not meta or {k: sidecar.get(k) for k in expected} != expected or \
-                meta.get("dimensions") != dim or meta.get("count_present") != count:
-            return "does not match the memory file (stale, copied or damaged header)"
-        if "crc32" not in sidecar:
-            return "has no checksum (saved by an older version)"
-        try:
-            checksum = file_checksum(path)
-        except OSError:
-            return "is unreadable"
-        if checksum != sidecar["crc32"]:
-            return "is damaged (its checksum does not match its bytes)"
-        return ""
+        return verify_index_file(self.folder, key, file, seq, count, dim)
 
     def _put(self, live: _Live, row_id: int, blob: bytes) -> None:
         vector = np.frombuffer(blob, dtype=np.float32)
@@ -502,6 +476,37 @@ class VectorIndexes:
             return counts
         finally:
             self._progress = before
+
+
+def verify_index_file(folder: Path, key: IndexKey, file: str, seq: int, count: int, dim: int) -> str:
+    """What is wrong with an index file against its registry row ("" if nothing): missing or
+    unreadable, written for another namespace, model or journal position (a copied or stale
+    file), or its bytes differ from the checksum taken when it was saved (issue 32: random bytes
+    flipped inside a snapshot silently lost search results). A file saved before checksums
+    existed cannot be trusted either: it is rebuilt once."""
+    from usearch.index import Index
+
+    path = folder / file
+    try:
+        sidecar = json.loads(path.with_suffix(".json").read_text())
+        meta = Index.metadata(str(path))
+    except FileNotFoundError:
+        return "is missing"
+    except (OSError, ValueError, RuntimeError):
+        return "is unreadable or has a damaged header"
+    expected = {"key": key.stem, "model": key.model, "seq": seq, "count": count, "dim": dim}
+    if not isinstance(sidecar, dict) or not meta or {k: sidecar.get(k) for k in expected} != expected or \
+            meta.get("dimensions") != dim or meta.get("count_present") != count:
+        return "does not match the memory file (stale, copied or damaged header)"
+    if "crc32" not in sidecar:
+        return "has no checksum (saved by an older version)"
+    try:
+        checksum = file_checksum(path)
+    except OSError:
+        return "is unreadable"
+    if checksum != sidecar["crc32"]:
+        return "is damaged (its checksum does not match its bytes)"
+    return ""
 
 
 def file_checksum(path: os.PathLike | str) -> int:
