@@ -274,7 +274,8 @@ class Database:
             self.path.with_name(self.path.name + "-shm").unlink()
 
     def _verify_marker(self, *, new_file: bool) -> None:
-        current = self.marker()
+        with self._lock:  # the writer's connection: opening makes no reader of its own
+            current = Marker.read(self._conn)
         witness = read_witness(self.path)
         problem = lost(self.path, current, witness, new_file=new_file)
         if problem:
