@@ -338,3 +338,4 @@ def print_telemetry(data: dict[str, Any]) -> None:
         if len(counts) > 1:
             console.print(f"warning: {kind} are stored with {len(counts)} embedding models {sorted(counts)}: "
                           "run `contract-review memory reembed`", markup=False)
+from cli import backup as _backup  # noqa: E402, F401  (memory backup, restore, check: cli/backup.py)

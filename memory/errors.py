@@ -37,3 +37,12 @@ class MissingStateKey(MemoryConfigError, KeyError):
 class ExtractionNotSupported(MemoryConfigError):
     """The extraction model distils runs of other agents only (the offline stand-in knows contract
     reviews): an agent of another kind needs an extraction model of its own."""
+
+
+class MemoryLostError(MemoryBackendError):
+    """The store holds less than this data folder last wrote (a lost main file or write-ahead log,
+    an older copy put in place): reported, never served as an empty or shorter memory."""
+
+
+class DamagedBackupError(MemoryBackendError):
+    """A backup file that is not a whole, readable memory store: `memory restore` refuses it."""

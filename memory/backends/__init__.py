@@ -17,6 +17,16 @@ from memory.errors import MemoryConfigError
 from memory.stores import MemoryBackend
 
 
+def sqlite_path(url: str) -> Path | None:
+    """The file of a `sqlite://` memory URL, or None for any other backend."""
+    scheme, sep, rest = url.strip().partition("://")
+    if scheme != "sqlite" or not sep:
+        return None
+    rest = rest.partition("?")[0]
+    path = rest[1:] if rest.startswith("/") else rest
+    return Path(path) if path else None
+
+
 def open_memory(url: str) -> MemoryBackend:
     """Open the backend named by `url`; raises MemoryConfigError with what to fix."""
     scheme, sep, rest = url.strip().partition("://")

@@ -12,6 +12,7 @@ import pytest
 
 from memory.backends import open_memory
 from memory.backends.sqlite import SqliteMemory
+from memory.backends.sqlite.marker import TIER_TABLES
 from memory.backends.sqlite.schema import MIGRATIONS, scope_token
 from memory.backends.sqlite.search import as_blob, index_rows, name_tokens
 from memory.errors import MemoryConfigError
@@ -94,12 +95,17 @@ def test_identifiers_are_indexed_per_namespace_through_migration_writes_and_dele
             memory.episodes.add(NS, _episode(f"a{i}", f"Review the Acme Robotics supply agreement SC-{i}"), [1.0, 0.0])
         for i in range(5):
             memory.episodes.add(other, _episode(f"g{i}", f"Review the Acme and Globex licence SC-{i}"), [1.0, 0.0])
-        with memory.db.write() as conn:  # back to a version-6 file: no name index
-            conn.execute("DROP TABLE episodes_names")
-            conn.execute("DROP TABLE facts_names")
-            conn.execute("DROP TRIGGER episodes_names_removed")
-            conn.execute("DROP TRIGGER facts_names_removed")
-            conn.execute("PRAGMA user_version = 6")
+    with sqlite3.connect(path) as conn:  # back to a version-6 file: no name index
+        conn.execute("DROP TABLE episodes_names")
+        conn.execute("DROP TABLE facts_names")
+        conn.execute("DROP TRIGGER episodes_names_removed")
+        conn.execute("DROP TRIGGER facts_names_removed")
+        for table in TIER_TABLES:  # and no marker row (migration 8)
+            conn.execute(f"DROP TRIGGER {table}_counted_in")
+            conn.execute(f"DROP TRIGGER {table}_counted_out")
+        conn.execute("DROP TABLE marker")
+        conn.execute("PRAGMA user_version = 6")
+    (tmp_path / "m.sqlite.marker").unlink()  # as an older version left the folder
     with SqliteMemory(path) as memory:
         assert memory.db.schema_version == len(MIGRATIONS)
         assert (_holders(memory, "acme", "acme"), _holders(memory, "globex", "acme")) == (3, 5)

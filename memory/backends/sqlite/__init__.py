@@ -34,13 +34,14 @@ class SqliteMemory:
     `vector_index="ann"` (the default) searches vectors through the usearch indexes kept beside
     the file (`<file>.vectors/`); `"exact"` scans every vector of the namespace (the baseline the
     benchmarks compare with). `progress` hears about index rebuilds (default: the log).
+    `verify=False` skips the cheap checks at open (`memory check/backup/restore` report themselves).
     """
 
     def __init__(self, path: str | Path, *, vector_index: str = "ann", progress: Progress | None = None,
-                 min_delta: int | None = None) -> None:
+                 min_delta: int | None = None, verify: bool = True) -> None:
         if vector_index not in VECTOR_INDEX_KINDS:
             raise MemoryConfigError(f"unknown vector_index {vector_index!r}: use 'ann' or 'exact'")
-        self.db = Database(path)
+        self.db = Database(path, verify=verify)
         options = {} if min_delta is None else {"min_delta": min_delta}
         self.vectors = (VectorIndexes(self.db, VECTOR_TABLES, progress=progress, **options)
                         if vector_index == "ann" else ExactVectors(self.db, VECTOR_TABLES))

@@ -9,16 +9,27 @@ a numbered list applied at open (`user_version`).
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import hashlib
 import os
 import sqlite3
 import threading
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from memory.errors import MemoryBackendError, MemoryConfigError
+from memory.backends.sqlite.marker import (
+    BUMP_SQL,
+    MARKER_MIGRATION,
+    Marker,
+    lost,
+    read_witness,
+    truncated,
+    write_witness,
+)
+from memory.errors import MemoryBackendError, MemoryConfigError, MemoryLostError
 
 BUSY_TIMEOUT_MS = 30_000
 # Reads through a memory map of the file (SQLite clamps it to its build's maximum, 2 GB here) and a
@@ -170,7 +181,9 @@ MIGRATIONS: list[tuple[str, ...]] = [
         *_names_index("episodes"),
         *_names_index("facts"),
     ),
+    MARKER_MIGRATION,  # 8: the marker row: store id, write generation, rows per tier (marker.py)
 ]
+MARKER_VERSION = 8
 
 
 def _cause(exc: BaseException) -> str:
@@ -188,6 +201,13 @@ def _read_only_note(path: Path) -> str:
     return f" (the folder {folder} is read-only)" if folder.is_dir() and not os.access(folder, os.W_OK) else ""
 
 
+def _close_at_exit(ref: weakref.ref) -> None:
+    db = ref()
+    if db is not None and not db._closed:
+        with contextlib.suppress(Exception):
+            db.close()
+
+
 def scope_token(*parts: str) -> str:
     """A namespace as one alphanumeric FTS token (the ids themselves contain '.', '-', '_')."""
     return "s" + hashlib.sha256("/".join(parts).encode()).hexdigest()[:24]
@@ -197,9 +217,12 @@ class Database:
     """The SQLite file: one writer connection shared under a lock, one reader per thread.
 
     Several processes may open the same file: SQLite's file locks and the busy timeout order them.
+    `verify` (the default) runs the cheap checks at open (marker.py): a main file shorter than its
+    header says, or one holding less than this folder last wrote, is a MemoryLostError. `memory
+    check`, `backup` and `restore` open without them and report for themselves.
     """
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, verify: bool = True) -> None:
         self.path = Path(path)
         if str(path) in ("", ":memory:"):
             raise MemoryConfigError("the SQLite memory backend needs a file path, e.g. sqlite:///data/memory.sqlite")
@@ -209,10 +232,16 @@ class Database:
         self._local = threading.local()
         self._lock = threading.RLock()
         self._closed = False
+        self._marked = False  # the marker row exists (schema 8): writes bump its generation
         try:
             # a new data folder and memory file are the owner's alone (SQLite gives its -wal and
             # -shm files the mode of the database file)
             self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            new_file = not self.path.exists() or self.path.stat().st_size == 0
+            if new_file:
+                self._set_aside_orphaned_log()
+            elif verify and (problem := truncated(self.path)):
+                raise MemoryLostError(problem)
             with contextlib.suppress(FileExistsError):
                 os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
             self._conn = self._connect()
@@ -221,7 +250,43 @@ class Database:
             raise MemoryBackendError(
                 f"cannot open the memory file {self.path}: {_cause(exc)}{_read_only_note(self.path)}"
             ) from exc
-        self._migrate()
+        try:
+            self._migrate()
+            if verify:
+                self._verify_marker(new_file=new_file)
+        except BaseException:
+            self._conn.close()
+            raise
+        # A command ends without closing the memory it opened (cached for the process): close at
+        # exit, so the log is emptied too (TRUNCATE). A log left full of pages already copied is
+        # harmless while the file stays, but replayed over an older copy put in its place it makes
+        # a store that is neither (issue 32).
+        atexit.register(_close_at_exit, weakref.ref(self))
+
+    def _set_aside_orphaned_log(self) -> None:
+        """A write-ahead log without its main file belongs to a store that is gone: SQLite would
+        replay its pages onto the new empty file (a malformed store). Keep it aside, renamed, for
+        whoever tries to recover by hand; the witness check then reports the loss."""
+        log = self.path.with_name(self.path.name + "-wal")
+        if log.exists():
+            os.replace(log, log.with_name(f"{log.name}.orphaned"))
+        with contextlib.suppress(FileNotFoundError):
+            self.path.with_name(self.path.name + "-shm").unlink()
+
+    def _verify_marker(self, *, new_file: bool) -> None:
+        with self._lock:  # the writer's connection: opening makes no reader of its own
+            current = Marker.read(self._conn)
+        witness = read_witness(self.path)
+        problem = lost(self.path, current, witness, new_file=new_file)
+        if problem:
+            raise MemoryLostError(problem)
+        if witness is None and current is not None:
+            write_witness(self.path, current)
+
+    def marker(self) -> Marker | None:
+        """The marker row (store id, write generation, rows per tier) as the file holds it."""
+        with self.read() as conn:
+            return Marker.read(conn)
 
     def _connect(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
@@ -243,6 +308,7 @@ class Database:
                 for statement in statements:
                     conn.execute(statement)
                 conn.execute(f"PRAGMA user_version = {number}")
+        self._marked = len(MIGRATIONS) >= MARKER_VERSION  # after: migrating is not a write to witness
 
     @property
     def schema_version(self) -> int:
@@ -262,8 +328,14 @@ class Database:
                 ) from exc
             try:
                 yield self._conn
+                marker = None
+                if self._marked:  # the generation moves with every write, in its transaction
+                    self._conn.execute(BUMP_SQL)
+                    marker = Marker.read(self._conn)
                 self._conn.execute("COMMIT")
                 self._settle()
+                if marker is not None:
+                    write_witness(self.path, marker)
             except BaseException as exc:
                 self._rollback()
                 if isinstance(exc, sqlite3.Error):
@@ -348,6 +420,8 @@ class Database:
 
     def close(self) -> None:
         with self._lock:
+            if self._closed:
+                return
             self._closed = True
             for conn in self._readers:
                 conn.close()
