@@ -85,7 +85,7 @@ def test_two_tenants_review_and_neither_sees_the_others_threads_runs_or_memory(t
         assert part.event != "error", part.data
         if part.event == "updates":
             nodes.extend(part.data)
-    assert nodes == ["bootstrap", "analyze", "consolidate", "__interrupt__"]
+    assert nodes == ["start_run", "bootstrap", "analyze", "consolidate", "__interrupt__"]
     state = acme.threads.get_state(thread["thread_id"])
     [pending] = state["interrupts"]
     request = pending["value"]
