@@ -138,6 +138,9 @@ def review(
     context_from_settings(settings)  # crafted ids fail here, before anything is opened or written
     if thread_id is not None:
         valid_run_id(thread_id)
+    from memory.clock import now as checked_clock
+
+    checked_clock()  # a clock before 2000 or after 2200 (memory.clock): exit 3, nothing written
     from agent.model_check import check_models
     from graphs.context import cached_chat_model
 

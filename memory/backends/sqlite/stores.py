@@ -22,6 +22,7 @@ def _placeholders(values: Sequence[object]) -> str:
 
 
 __all__ = ["SqliteConfirmationLog", "SqliteEpisodeStore", "SqliteFactStore"]
+RUN_COUNTER = "run-seq"  # the store's run counter: a row of the generations table (memory.clock)
 
 
 class SqliteEpisodeStore:
@@ -44,6 +45,8 @@ class SqliteEpisodeStore:
     def add(self, ns: Namespace, episode: Episode, vector: Sequence[float]) -> bool:
         blob = as_blob(vector)
         with self._db.write() as conn:
+            # the run counter (memory.clock) moves in the episode's own transaction
+            episode = episode.model_copy(update={"run_seq": self._db.generation(conn, RUN_COUNTER) + 1})
             cursor = conn.execute(
                 "INSERT OR IGNORE INTO episodes (tenant, agent, run_id, task_type, outcome, created_at, "
                 "expires_at, model, vector, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -53,6 +56,7 @@ class SqliteEpisodeStore:
             )
             if cursor.rowcount == 0:
                 return False
+            self._db.bump_generation(conn, RUN_COUNTER)
             index_text(conn, "episodes", int(cursor.lastrowid or 0), self._scope(ns), episode.embedding_text())
         self._vectors.after_write(self._key(ns, episode.embedding_model))
         return True
@@ -104,6 +108,22 @@ class SqliteEpisodeStore:
                 conn.execute(f"DELETE FROM episodes_fts WHERE rowid IN ({_placeholders(ids)})", ids)
                 self._db.bump_generation(conn, self._scope(ns))
             return len(ids)
+
+    def retime(self, ns: Namespace, run_id: str, created_at: datetime, expires_at: datetime) -> bool:
+        """Re-date an episode (decay's clamp of a timestamp written by a clock running ahead)."""
+        with self._db.write() as conn:
+            row = conn.execute(
+                "SELECT id, record FROM episodes WHERE tenant = ? AND agent = ? AND run_id = ?",
+                (ns.tenant, ns.agent, run_id),
+            ).fetchone()
+            if row is None:
+                return False
+            episode = Episode.model_validate_json(row[1]).model_copy(
+                update={"created_at": created_at, "expires_at": expires_at})
+            conn.execute("UPDATE episodes SET created_at = ?, expires_at = ?, record = ? WHERE id = ?",
+                         (_ts(created_at), _ts(expires_at), episode.model_dump_json(), row[0]))
+            self._db.bump_generation(conn, self._scope(ns))
+        return True
 
     def record_merge(self, ns: Namespace, run_id: str, merged: Sequence[str]) -> Episode:
         """Add `merged` run ids to the episode's `merged_from` (decay's near-duplicate merge)."""
