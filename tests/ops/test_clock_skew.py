@@ -102,3 +102,16 @@ def test_clocks_no_record_may_carry_are_refused_in_one_line(backend, moment):
     with pytest.raises(ClockError):
         decay_namespace(backend, NS, POLICY, moment)
     assert checked(datetime(2026, 1, 1)) == datetime(2026, 1, 1, tzinfo=UTC)  # naive is UTC
+
+
+def test_the_langgraph_store_backend_rewrites_a_future_timestamp_too():
+    """What the server's memory lives in: decay's redating is written back there as well."""
+    from langgraph.store.memory import InMemoryStore
+
+    from memory.backends.store import StoreMemory
+
+    memory = StoreMemory(InMemoryStore())
+    add(memory, episode("ahead", created=T0 + timedelta(days=200)), episode("last", created=T0))
+    assert [r.run_id for r in decay_namespace(memory, NS, POLICY, T0).redated] == ["ahead"]
+    assert memory.episodes.get(NS, "ahead").created_at == T0
+    assert "ahead" in decay_namespace(memory, NS, POLICY, T0 + timedelta(days=91)).expired_deleted
