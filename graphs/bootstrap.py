@@ -62,13 +62,15 @@ _REDUCED = frozenset(key for key, hint in _HINTS.items() if typing.get_origin(hi
 def start_run(state: ReviewState, config: RunnableConfig) -> dict:
     """A new run on this thread: its own run id, and every per-run key back to empty.
 
-    The run id is the caller's (`run_id` in the input: the CLI's thread key ends with it) unless a
-    run on this thread already used it, which is what a server thread's second run finds in its
-    state; then the server's own id of the run, or a new one. A run resumed from a checkpoint
+    The run id is the caller's (`run_id` in the input) unless a run on this thread already used it,
+    which is what a server thread's second run finds in its state (but a CLI thread, keyed
+    `tenant/agent/run id`, belongs to that one id); then the server's own id of the run, or a new one. A run resumed from a checkpoint
     does not pass here again, so it keeps its id."""
     used = list(state.get("thread_runs") or [])
     given = state.get("run_id")
-    if given and given not in used:
+    thread = str((config.get("configurable") or {}).get("thread_id") or "")
+    # the CLI's thread is its run's own (`tenant/agent/run id`): the same id again is the same run
+    if given and (given not in used or thread.rsplit("/", 1)[-1] == given):
         run_id = check_run_id(given)  # the run id keys the episode and the checkpoint thread
     else:
         served = str((config.get("metadata") or {}).get("run_id") or "")
