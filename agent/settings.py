@@ -187,6 +187,9 @@ class Settings(BaseSettings):
         "that rate; a procedure past its trial needs at least this rate to be served"))
 
     max_input_bytes: int = Field(default=20 * 1024 * 1024, description="contracts larger than this are refused")
+    contract_time_budget_s: float = Field(default=600.0, ge=0, description=(
+        "seconds one contract's review may take, reading the file included; past it the review stops with "
+        "exit 2 and one line (a pathological contract, a model that never finishes). 0: no budget"))
     cuad_dir: Path | None = Field(default=None, description=(
         "CUAD-style folder (`contracts/*.txt`, `labels.jsonl`) for `bench cuad`; unset = `../shared/cuad`"))
 

@@ -1,7 +1,7 @@
 """The `contract-review` command line: the only place errors become messages and exit codes.
 
-Exit codes: 0 success; 1 unexpected failure; 2 bad input (unreadable contract) or usage error;
-3 configuration error; 4 memory store failure; 5 unusable model output (an incomplete review
+Exit codes: 0 success; 1 unexpected failure; 2 bad input (an unreadable contract, or one over its
+time budget) or usage error; 3 configuration error (a clock before 2000 or after 2200 included); 4 memory store failure; 5 unusable model output (an incomplete review
 included: its report is still written); 130 interrupted (Ctrl-C); 143 terminated (SIGTERM).
 (`EXIT_CODES` below is the same list, shown by `--help` and docs/CLI.md.)
 """
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 EXIT_CODES = (
     (0, "success"),
     (1, "unexpected failure"),
-    (2, "bad input (unreadable contract) or usage error"),
+    (2, "bad input (an unreadable contract, or one over its time budget) or usage error"),
     (3, "configuration error"),
     (4, "memory store failure"),
     (5, "unusable model output or an incomplete review (PARTIAL/FAILED; the report is still written)"),
@@ -138,6 +138,9 @@ def review(
     context_from_settings(settings)  # crafted ids fail here, before anything is opened or written
     if thread_id is not None:
         valid_run_id(thread_id)
+    from memory.clock import now as checked_clock
+
+    checked_clock()  # a clock before 2000 or after 2200 (memory.clock): exit 3, nothing written
     from agent.model_check import check_models
     from graphs.context import cached_chat_model
 

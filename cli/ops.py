@@ -8,6 +8,7 @@ how retrieval is doing. The commands join `memory_app` (cli/memory.py).
 from __future__ import annotations
 
 import sqlite3
+import sys
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
@@ -24,9 +25,10 @@ AsOf = Annotated[
 
 
 def _moment(as_of: datetime | None) -> datetime:
-    if as_of is None:
-        return datetime.now(UTC)
-    return as_of if as_of.tzinfo else as_of.replace(tzinfo=UTC)
+    """The time decay works at: --as-of, else the system clock; either checked (memory.clock)."""
+    from memory.clock import checked, now
+
+    return now() if as_of is None else checked(as_of, "--as-of")
 
 
 def _check_format(fmt: str) -> None:
@@ -75,6 +77,12 @@ def decay(
     ]
     prefix = "" if tenant is None and agent is None else f"{ns.tenant}/" + (f"{ns.agent}/" if agent is not None else "")
     threads = _expire_checkpoints(settings, moment, prefix, dry_run)
+    for report in reports:  # on stderr, whatever the format: a clock ran ahead somewhere
+        for moved in report.redated:
+            sys.stderr.write(
+                f"warning: {report.namespace}: episode {moved.run_id} was dated {moved.was:%Y-%m-%d %H:%M} UTC, "
+                f"ahead of this clock (a skewed clock wrote it): {'read' if dry_run else 'redated'} as written now, "
+                f"expiring {moved.expires_at:%Y-%m-%d}\n")
     if fmt == "json":
         _print_json({"dry_run": dry_run, "totals": totals(reports),
                      "namespaces": [r.model_dump(mode="json") for r in reports],
@@ -98,6 +106,9 @@ def decay(
         )
         for merge in report.merges:
             console.print(f"    keep {merge.kept}, merge {', '.join(merge.merged)}", markup=False)
+        if report.kept_last_run:
+            console.print(f"    kept {report.kept_last_run}: a rule would delete it, but it is the last run's "
+                          "episode (by the run counter), which decay never deletes", markup=False)
         console.print(f"  procedural: {len(report.procedures_flagged)} {would}flagged needs_review (never deleted)")
         for flagged in report.procedures_flagged:
             console.print(f"    {flagged.procedure_id} {flagged.title!r}: {flagged.reason}", markup=False)

@@ -9,7 +9,9 @@ tenant (`CONTRACT_AGENT_TENANT`), and refuses everyone else.
 
 Authorization, per resource:
 - threads, runs, crons: created with the caller's tenant in their metadata; every read, search,
-  update and delete is filtered to that tenant, so one tenant never sees another's.
+  update and delete is filtered to that tenant, so one tenant never sees another's. Creating a
+  thread with an id another tenant holds answers 404 "not found", as reading it does, not the
+  platform's 409 "already exists", which would confirm that it exists.
 - a run's context may hold only `ReviewContext` fields: naming anything else (`tenant`,
   `memory`, `settings`, a model ...) is refused with 422 and the list of what may be set.
 - assistants: readable by every caller; created, changed and deleted by the operator only.
@@ -19,6 +21,8 @@ Authorization, per resource:
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import logging
 import threading
 from dataclasses import fields
@@ -132,6 +136,54 @@ def _mark(ctx: Auth.types.AuthContext, value: dict[str, Any], tenant: str) -> No
 async def tenant_only(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> Auth.types.FilterType:
     """Threads, runs and crons: the caller's tenant's only."""
     tenant = _tenant(ctx)
+    _mark(ctx, value, tenant)
+    return {"tenant": tenant}
+
+
+async def _lookup_tenant(thread_id: Any) -> str | None:
+    from langgraph_runtime.database import connect
+    from langgraph_runtime.ops import Threads
+
+    async with connect() as conn:
+        try:
+            found = await Threads.get(conn, thread_id)
+        except Auth.exceptions.HTTPException:
+            return None
+        except Exception as exc:  # the runtime's own HTTPException (404): no such thread
+            if getattr(exc, "status_code", None) == 404:
+                return None
+            raise
+        async for thread in found:
+            return str((thread.get("metadata") or {}).get("tenant") or "")
+    return None
+
+
+async def _thread_tenant(thread_id: Any) -> str | None:
+    """The tenant stamped on the thread `thread_id` if it exists, else None (also when the server's
+    runtime cannot be asked: the platform's own answer then stands). The lookup runs without the
+    caller's auth context, which would filter the thread out: it only learns who holds the id."""
+    if not thread_id:
+        return None
+    try:
+        from langgraph_api.utils import AuthContext
+
+        unfiltered = contextvars.copy_context()
+        unfiltered.run(AuthContext.set, None)
+        return await asyncio.create_task(_lookup_tenant(thread_id), context=unfiltered)
+    except Exception as exc:  # noqa: BLE001 - a runtime without these internals: the platform answers
+        log.warning("cannot check who holds thread %s (%s): the platform answers for itself", thread_id, exc)
+        return None
+
+
+@auth.on.threads.create
+async def create_thread(ctx: Auth.types.AuthContext, value: Auth.types.on.threads.create.value) -> Auth.types.FilterType:
+    """A new thread of the caller's tenant. An id another tenant holds is 'not found', as it is
+    for every other action: the platform's 409 would confirm that the thread exists."""
+    tenant = _tenant(ctx)
+    thread_id = value.get("thread_id")
+    holder = await _thread_tenant(thread_id)
+    if holder is not None and holder != tenant:
+        raise _denied(404, f"Thread with ID {thread_id} not found")
     _mark(ctx, value, tenant)
     return {"tenant": tenant}
 

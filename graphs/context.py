@@ -191,8 +191,12 @@ class RunScope:
         return self.services.settings
 
     def now(self) -> datetime:
+        """The run's clock (an injected one, else the system's), refused when no record may carry
+        its time (memory.clock: before 2000 or after 2200)."""
+        from memory.clock import checked
+
         clock = self.services.clock
-        return clock() if callable(clock) else datetime.now(UTC)
+        return checked(clock(), "the run's clock") if callable(clock) else checked(datetime.now(UTC))
 
     def filter_block(self, block: str) -> str:
         hook = self.services.memory_block_filter

@@ -1,4 +1,4 @@
-"""The review graph: bootstrap -> analyze -> consolidate. Exports `builder` and `graph`.
+"""The review graph: start_run -> bootstrap -> analyze -> consolidate. Exports `builder` and `graph`.
 
 As in LangGraph's templates, `graph` is what `langgraph.json` serves: compiled without a
 checkpointer or store, because the server brings its own persistence (and refuses a graph that
@@ -20,7 +20,7 @@ from langgraph.graph import END, START, StateGraph
 
 from graphs.analyze import build_analyze
 from graphs.approval import APPROVAL_NODE, approve_procedure, needs_approval
-from graphs.bootstrap import build_bootstrap
+from graphs.bootstrap import build_bootstrap, start_run
 from graphs.consolidate import build_consolidate
 from graphs.context import ReviewContext
 from graphs.state import ReviewInput, ReviewOutput, ReviewState
@@ -31,10 +31,12 @@ def build_builder(output_schema: type | None = None) -> StateGraph:
     returns `ReviewOutput`, the report's keys; in-process callers get the whole state)."""
     builder = StateGraph(ReviewState, context_schema=ReviewContext, input_schema=ReviewInput,
                          output_schema=output_schema)
+    builder.add_node("start_run", start_run)  # each invocation a run of its own (a server thread has many)
     builder.add_node("bootstrap", build_bootstrap().compile())
     builder.add_node("analyze", build_analyze().compile())
     builder.add_node("consolidate", build_consolidate().compile())
-    builder.add_edge(START, "bootstrap")
+    builder.add_edge(START, "start_run")
+    builder.add_edge("start_run", "bootstrap")
     builder.add_edge("bootstrap", "analyze")
     builder.add_edge("analyze", "consolidate")
     builder.add_node(APPROVAL_NODE, approve_procedure)  # human-in-the-loop, off unless asked for

@@ -156,11 +156,13 @@ class Reviewer:
         come (the custom stream events of graphs.review)."""
         if thread_id is not None:
             valid_run_id(thread_id)
+        from graphs.budget import time_budget
         from tools.contract import load_contract
 
-        # Load (and fail on bad input) before the graph starts, so nothing reaches memory.
-        contract = load_contract(path, max_bytes=self.settings.max_input_bytes)
-        return self.review_contract(contract.model_dump(), thread_id=thread_id, on_progress=on_progress)
+        with time_budget(self.settings.contract_time_budget_s, str(path)):  # reading the file included
+            # Load (and fail on bad input) before the graph starts, so nothing reaches memory.
+            contract = load_contract(path, max_bytes=self.settings.max_input_bytes)
+            return self.review_contract(contract.model_dump(), thread_id=thread_id, on_progress=on_progress)
 
     def review_contract(self, contract: dict[str, Any], *, thread_id: str | None = None,
                         on_progress: Progress | None = None) -> dict[str, Any]:
@@ -183,8 +185,12 @@ class Reviewer:
 
     def _invoke(self, payload: dict[str, Any] | None, config: dict[str, Any], ctx: InProcessContext,
                 on_progress: Progress | None = None) -> dict[str, Any]:
+        from graphs.budget import time_budget
+
+        name = ((payload or {}).get("contract") or {}).get("name") or config["configurable"]["thread_id"]
         try:
-            state = self._run(payload, config, ctx, on_progress)
+            with time_budget(self.settings.contract_time_budget_s, str(name)):  # within review_path's if any
+                state = self._run(payload, config, ctx, on_progress)
         except sqlite3.Error as exc:  # memory backends raise their own errors: this is the checkpoint file
             raise checkpoint_store_error(exc, self.settings) from exc
         except ValueError as exc:  # AES-GCM refused a checkpoint of a file older than the key check

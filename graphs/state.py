@@ -48,11 +48,13 @@ class ReviewState(MemoryState, ReviewInput, total=False):
     # elsewhere against it, and the run-state digest re-states it
     examined: Annotated[list[dict[str, Any]], operator.add]
     warnings: list[str]  # what went wrong without ending the run (a model that failed mid-run ...)
+    thread_runs: list[str]  # the ids of the runs on this thread so far, this one last (graphs.bootstrap.start_run)
 
 
 class BootstrapOutput(TypedDict, total=False):
     contract: dict[str, Any]
     contract_text: str
+    contract_name: str
     run_id: str
     source_id: str
     task: str

@@ -18,6 +18,12 @@ Per namespace, at a given `now` (injected, so tests and simulations control the 
   flagged needs_review (never deleted) and stop being served until a person reviews them;
 * retrieval telemetry older than `telemetry_days` is pruned (where the backend keeps any).
 
+Time (memory.clock): `now` must be a sane clock. An episode dated ahead of `now` (beyond
+`FUTURE_SLACK`: its run's clock ran ahead) is read, and re-dated, as written at `now` with its
+time to live kept, and listed in `redated`; otherwise it would be served past its time. The
+episode of the last run by the store's counter (`Episode.run_seq`) is never deleted or merged
+away, whatever the clocks said (`kept_last_run`).
+
 `plan_namespace` only reads, so `--dry-run` prints exactly what `decay_namespace` would do.
 """
 
@@ -30,6 +36,7 @@ from datetime import datetime, timedelta
 
 from pydantic import BaseModel, Field
 
+from memory.clock import FUTURE_SLACK, checked
 from memory.procedural import needs_review
 from memory.records import Episode, Namespace, Outcome, ProcedureStatus
 from memory.retrieval import identifiers, words
@@ -63,6 +70,13 @@ class FlaggedProcedure(BaseModel):
     reason: str
 
 
+class Redated(BaseModel):
+    run_id: str
+    was: datetime  # the timestamp its run's clock gave
+    now: datetime  # what decay read (and, not dry, wrote) instead
+    expires_at: datetime  # its expiry from `now`, its time to live kept
+
+
 class NamespaceDecay(BaseModel):
     """What decay did (or, dry, would do) to one namespace, per tier."""
 
@@ -74,6 +88,8 @@ class NamespaceDecay(BaseModel):
     merges: list[EpisodeMerge] = Field(default_factory=list)
     procedures_flagged: list[FlaggedProcedure] = Field(default_factory=list)
     telemetry_pruned: int = 0
+    redated: list[Redated] = Field(default_factory=list)  # dated in the future: read as written now
+    kept_last_run: str | None = None  # the last run's episode (by the counter), which a rule would have deleted
 
     def counts(self) -> dict[str, int]:
         return {
@@ -83,6 +99,7 @@ class NamespaceDecay(BaseModel):
             "episodes_merged": sum(len(m.merged) for m in self.merges),
             "procedures_flagged": len(self.procedures_flagged),
             "telemetry_pruned": self.telemetry_pruned,
+            "episodes_redated": len(self.redated),
         }
 
 
@@ -135,20 +152,41 @@ def _flag_reason(procedure, policy: DecayPolicy, now: datetime) -> str | None:
     return f"stale: not updated for {(now - procedure.updated_at).days} days"
 
 
+def _redated(episode: Episode, now: datetime) -> Episode | None:
+    """`episode` as written at `now` if its run's clock ran ahead of `now`, else None."""
+    if episode.created_at <= now + FUTURE_SLACK:
+        return None
+    return episode.model_copy(update={"created_at": now, "expires_at": now + (episode.expires_at - episode.created_at)})
+
+
 def plan_namespace(memory: MemoryBackend, ns: Namespace, policy: DecayPolicy, now: datetime) -> NamespaceDecay:
     """What decay would do to `ns` at `now`; reads only."""
+    now = checked(now, "decay's clock")
     plan = NamespaceDecay(namespace=ns.key, dry_run=True)
     failed_cutoff = now - timedelta(days=policy.failed_episode_days)
+    episodes = memory.episodes.list(ns, limit=ALL_EPISODES)
+    last_seq = max((e.run_seq for e in episodes), default=0)
     survivors: list[Episode] = []
-    for episode in memory.episodes.list(ns, limit=ALL_EPISODES):
+    for episode in episodes:
+        if (moved := _redated(episode, now)) is not None:
+            plan.redated.append(Redated(run_id=episode.run_id, was=episode.created_at, now=now,
+                                        expires_at=moved.expires_at))
+            episode = moved
         if episode.expires_at <= now:
-            plan.expired_deleted.append(episode.run_id)
+            rule = plan.expired_deleted
         elif episode.outcome == Outcome.FAILED and episode.created_at < failed_cutoff:
-            plan.failed_deleted.append(episode.run_id)
+            rule = plan.failed_deleted
         elif episode.undistilled and episode.created_at < failed_cutoff:
-            plan.empty_deleted.append(episode.run_id)
-        else:
+            rule = plan.empty_deleted
+        elif not (last_seq and episode.run_seq == last_seq):
             survivors.append(episode)
+            continue
+        else:
+            continue  # the last run's episode is never merged away either
+        if last_seq and episode.run_seq == last_seq:
+            plan.kept_last_run = episode.run_id  # a rule would delete it: its clock may have lied
+        else:
+            rule.append(episode.run_id)
     for group in near_duplicate_groups(survivors, policy.merge_min_similarity):
         plan.merges.append(EpisodeMerge(kept=group[0].run_id, merged=[e.run_id for e in group[1:]]))
     for procedure in memory.procedures.list(ns, status=ProcedureStatus.VALIDATED):
@@ -167,6 +205,10 @@ def apply_plan(memory: MemoryBackend, ns: Namespace, plan: NamespaceDecay, polic
                now: datetime) -> NamespaceDecay:
     """Carry out a plan. Safe to interrupt and re-run: a merge records the merged runs on the
     kept episode before deleting them, so a re-run finds at worst the same merge again."""
+    retime = getattr(memory.episodes, "retime", None)
+    for moved in plan.redated:
+        if retime is not None:
+            retime(ns, moved.run_id, moved.now, moved.expires_at)
     memory.episodes.delete(ns, [*plan.expired_deleted, *plan.failed_deleted, *plan.empty_deleted])
     for merge in plan.merges:
         memory.episodes.record_merge(ns, merge.kept, merge.merged)

@@ -23,6 +23,7 @@ from datetime import datetime, timedelta
 
 from langchain_core.embeddings import Embeddings
 
+from memory.clock import FUTURE_SLACK, checked
 from memory.embeddings import model_name_of
 from memory.errors import MemoryConfigError
 from memory.records import Episode, Namespace, RunArtifacts, Scored
@@ -84,6 +85,17 @@ def recall(
         query = query.model_copy(update={"k": min(query.k * 4, MAX_FETCH)})
 
 
+def after_newest(store: EpisodeStore, ns: Namespace, episode: Episode) -> Episode:
+    """`episode`, dated no earlier than the newest episode already stored (memory.clock): a run
+    whose clock runs behind would otherwise be written already expired. Its time to live is kept."""
+    newest = store.list(ns, limit=1)
+    if not newest or newest[0].created_at <= episode.created_at + FUTURE_SLACK:
+        return episode
+    shift = newest[0].created_at - episode.created_at
+    return episode.model_copy(update={"created_at": episode.created_at + shift,
+                                      "expires_at": episode.expires_at + shift})
+
+
 def remember(
     store: EpisodeStore,
     embeddings: Embeddings,
@@ -97,8 +109,11 @@ def remember(
     counterparty: str = "",
 ) -> Episode | None:
     """Store the run as an episode expiring after `ttl_days`; None if `run_id` is already stored
-    (so a resumed or retried consolidation never writes twice). `counterparty`: the deal's other
+    (so a resumed or retried consolidation never writes twice). `now` must be a sane clock
+    (`memory.clock.checked`); an episode it dates before the newest stored one is dated as that
+    one (`after_newest`: the returned episode says when it was dated). `counterparty`: the deal's other
     side, already checked by the caller to be an organisation's name free of PII."""
+    now = checked(now, "the run's clock")
     if ttl_days <= 0:
         raise MemoryConfigError(f"episode TTL must be a positive number of days, got {ttl_days}")
     if not run_id:
@@ -121,5 +136,6 @@ def remember(
     )
     if store.get(ns, run_id) is not None:
         return None  # skip the embedding call; add() below is still idempotent on a race
+    episode = after_newest(store, ns, episode)
     vector = embeddings.embed_documents([episode.embedding_text()])[0]
     return episode if store.add(ns, episode, vector) else None

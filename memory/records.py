@@ -127,6 +127,9 @@ class Episode(BaseModel):
     reusable_patterns: list[str] = Field(default_factory=list)
     created_at: datetime = Field(default_factory=utcnow)
     expires_at: datetime
+    # the store's run counter when the episode was written (1, 2, 3 ...: memory.clock); 0 for an
+    # episode written before the counter existed. Unlike the wall clock it never goes backwards.
+    run_seq: int = 0
     embedding_model: str = ""
     merged_from: list[str] = Field(default_factory=list)  # run ids decay merged into this episode
     extraction: Extraction = Extraction.OK  # records written before this field existed were read as answered

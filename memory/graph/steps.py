@@ -288,13 +288,21 @@ class MemorySteps:
             return {}
         res = scope.memory_resources()
         task = task_of(self.agent.profile(state), scope)
+        now = scope.now()
         episode = episodic.remember(
             res.memory.episodes, res.embeddings, scope.namespace, run_id_of(state), scope.task_type,
-            artifacts, ttl_days=scope.limits.episode_ttl_days, now=scope.now(), counterparty=task.counterparty,
+            artifacts, ttl_days=scope.limits.episode_ttl_days, now=now, counterparty=task.counterparty,
         )
         emit(runtime, progress="memory_write", tier="episodic", outcome=artifacts.outcome.value,
              episode=episode is not None)
-        return {"memory_writes": {**(state.get("memory_writes") or {}), "episode": episode.run_id if episode else None}}
+        update: dict[str, Any] = {
+            "memory_writes": {**(state.get("memory_writes") or {}), "episode": episode.run_id if episode else None}}
+        if episode is not None and episode.created_at > now:  # re-dated: memory.episodic.after_newest
+            update["warnings"] = [*(state.get("warnings") or []), (
+                f"this clock ({now:%Y-%m-%d %H:%M} UTC) is behind the newest episode in memory "
+                f"({episode.created_at:%Y-%m-%d %H:%M} UTC): the episode was dated as that one, so it does not "
+                "expire early; check the machine's clock")]
+        return update
 
     def semantic_write(self, state: dict, runtime: Any) -> dict:
         scope, artifacts = self._written(state, runtime)

@@ -50,7 +50,7 @@ def test_decay_deletes_old_failures_and_flags_stale_or_failing_procedures(aws, m
     event = {"memory_url": f"aws://?region=us-east-1&table_prefix={memory.config.table_prefix}"}
     totals = handler(event, None, now=NOW)
     assert totals == {"namespaces": 2, "failed_episodes_deleted": 2, "empty_episodes_deleted": 0, "procedures_flagged": 1,
-                      "expired_episodes_deleted": 0, "episodes_merged": 0, "telemetry_pruned": 0}
+                      "expired_episodes_deleted": 0, "episodes_merged": 0, "telemetry_pruned": 0, "episodes_redated": 0}
     for ns in (ACME, GLOBEX):
         assert {e.run_id for e in memory.episodes.list(ns)} == {"new-failure", "old-success"}
     status = {p.procedure_id: p.status for p in memory.procedures.list(ACME)}

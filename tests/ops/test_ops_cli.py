@@ -105,6 +105,7 @@ def test_decay_dry_run_then_real_run_per_tier(memory, capsys):
         memory.episodes.add(NS, e, EMB.embed_documents([e.embedding_text()])[0])
     other = Namespace(tenant="globex", agent="contract-reviewer")
     memory.episodes.add(other, _episode("gx", Outcome.FAILED, 30), [1.0, 0.0])
+    memory.episodes.add(other, _episode("gx-new", Outcome.COMPLETED, 0), [1.0, 0.0])  # its last run
     proposal(memory, "quiet", ["one"], status=ProcedureStatus.VALIDATED)
 
     code, out, _ = run(["memory", "decay", "--dry-run", "--format", "json"], capsys)
@@ -120,7 +121,7 @@ def test_decay_dry_run_then_real_run_per_tier(memory, capsys):
     code, out, _ = run(["memory", "decay", "--tenant", "default"], capsys)
     assert code == 0 and "1 FAILED and 0 empty (extraction failed) older than 7 days deleted" in " ".join(out.split())
     assert [e.run_id for e in memory.episodes.list(NS)] == ["new-fail"]
-    assert [e.run_id for e in memory.episodes.list(other)] == ["gx"]  # only the namespace asked for
+    assert {e.run_id for e in memory.episodes.list(other)} == {"gx", "gx-new"}  # only the namespace asked for
 
 
 def test_reembed_command_moves_a_tenant_and_reports_progress(memory, capsys):

@@ -85,7 +85,7 @@ def test_two_tenants_review_and_neither_sees_the_others_threads_runs_or_memory(t
         assert part.event != "error", part.data
         if part.event == "updates":
             nodes.extend(part.data)
-    assert nodes == ["bootstrap", "analyze", "consolidate", "__interrupt__"]
+    assert nodes == ["start_run", "bootstrap", "analyze", "consolidate", "__interrupt__"]
     state = acme.threads.get_state(thread["thread_id"])
     [pending] = state["interrupts"]
     request = pending["value"]
@@ -127,6 +127,24 @@ def test_two_tenants_review_and_neither_sees_the_others_threads_runs_or_memory(t
     assert [e["item"]["run_id"] for e in ours["episodes"]] == [first_run]
     assert ours["procedure"]["procedure_id"] == request["procedure"]["procedure_id"]
     assert [t["thread_id"] for t in acme.threads.search()] == [thread["thread_id"]]
+
+    # Creating a thread with acme's id: globex hears "not found", as for every other action on it,
+    # never the platform's 409 "already exists"; acme's thread is untouched.
+    with pytest.raises(NotFoundError) as taken:
+        globex.threads.create(thread_id=thread["thread_id"])
+    assert "exist" not in taken.value.response.text and taken.value.response.status_code == 404
+    with pytest.raises(NotFoundError):
+        globex.threads.create(thread_id=thread["thread_id"], if_exists="do_nothing")
+    assert acme.threads.get(thread["thread_id"])["metadata"]["tenant"] == "acme"
+    free = globex.threads.create(thread_id="0d6f3f4e-5b1a-4c8e-9a51-3c2f1e0b9a77")  # a free id is simply created
+    assert free["metadata"]["tenant"] == "globex"
+
+    # A second contract on acme's thread is a run of its own: a new run id and its own episode.
+    again = acme.runs.wait(thread["thread_id"], ASSISTANT, input=contract_input(CONTRACTS[1]), context={"agent": AGENT})
+    assert again["run_id"] not in (first_run, ours["run_id"])
+    assert again["memory_writes"]["episode"] == again["run_id"]
+    stored = {item["key"] for item in acme.store.search_items(tuple(episodes_ns), limit=20)["items"]}
+    assert stored == {first_run, ours["run_id"], again["run_id"]}
 
 
 def test_a_client_cannot_choose_the_tenant_memory_or_settings(two_tenants, tmp_path):

@@ -222,6 +222,20 @@ class DynamoEpisodeStore:
                 self._vectors.delete(EPISODES, ns.tenant, model, keys)
         return sum(len(keys) for keys in gone.values())
 
+    def retime(self, ns: Namespace, run_id: str, created_at: Any, expires_at: Any) -> bool:
+        """Re-date an episode (decay's clamp of a timestamp written by a clock running ahead): the
+        item, its TTL and its vector's metadata. False if it is gone."""
+        with aws_errors(f"re-date episode {run_id!r}"):
+            raw = self._db.get_item(TableName=self._table, Key=self._key(ns, run_id)).get("Item")
+            if not raw:
+                return False
+            episode = self._episode(raw).model_copy(update={"created_at": created_at, "expires_at": expires_at})
+            vector = unpack_vector(deserialize(raw)["vector"])
+            self._db.put_item(TableName=self._table, Item=serialize(self.item(ns, episode, vector)))
+        if self._vectors is not None:
+            self._vectors.put(EPISODES, ns.tenant, episode.embedding_model, [self.vector_entry(ns, episode, vector)])
+        return True
+
     def record_merge(self, ns: Namespace, run_id: str, merged: Sequence[str]) -> Episode:
         """Add `merged` run ids to the episode's `merged_from` (decay's near-duplicate merge)."""
         from botocore.exceptions import ClientError

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
@@ -22,6 +23,7 @@ def _placeholders(values: Sequence[object]) -> str:
 
 
 __all__ = ["SqliteConfirmationLog", "SqliteEpisodeStore", "SqliteFactStore"]
+RUN_COUNTER = "run-seq"  # the store's run counter: a row of the generations table (memory.clock)
 
 
 class SqliteEpisodeStore:
@@ -44,6 +46,8 @@ class SqliteEpisodeStore:
     def add(self, ns: Namespace, episode: Episode, vector: Sequence[float]) -> bool:
         blob = as_blob(vector)
         with self._db.write() as conn:
+            # the run counter (memory.clock) moves in the episode's own transaction
+            episode = episode.model_copy(update={"run_seq": self._db.generation(conn, RUN_COUNTER) + 1})
             cursor = conn.execute(
                 "INSERT OR IGNORE INTO episodes (tenant, agent, run_id, task_type, outcome, created_at, "
                 "expires_at, model, vector, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -53,6 +57,7 @@ class SqliteEpisodeStore:
             )
             if cursor.rowcount == 0:
                 return False
+            self._db.bump_generation(conn, RUN_COUNTER)
             index_text(conn, "episodes", int(cursor.lastrowid or 0), self._scope(ns), episode.embedding_text())
         self._vectors.after_write(self._key(ns, episode.embedding_model))
         return True
@@ -105,19 +110,38 @@ class SqliteEpisodeStore:
                 self._db.bump_generation(conn, self._scope(ns))
             return len(ids)
 
+    def retime(self, ns: Namespace, run_id: str, created_at: datetime, expires_at: datetime) -> bool:
+        """Re-date an episode (decay's clamp of a timestamp written by a clock running ahead)."""
+        with self._db.write() as conn:
+            found = self._stored(conn, ns, run_id)
+            if found is None:
+                return False
+            row_id, episode = found
+            episode = episode.model_copy(update={"created_at": created_at, "expires_at": expires_at})
+            conn.execute("UPDATE episodes SET created_at = ?, expires_at = ?, record = ? WHERE id = ?",
+                         (_ts(created_at), _ts(expires_at), episode.model_dump_json(), row_id))
+            self._db.bump_generation(conn, self._scope(ns))
+        return True
+
     def record_merge(self, ns: Namespace, run_id: str, merged: Sequence[str]) -> Episode:
         """Add `merged` run ids to the episode's `merged_from` (decay's near-duplicate merge)."""
         with self._db.write() as conn:
-            row = conn.execute(
-                "SELECT id, record FROM episodes WHERE tenant = ? AND agent = ? AND run_id = ?",
-                (ns.tenant, ns.agent, run_id),
-            ).fetchone()
-            if row is None:
+            found = self._stored(conn, ns, run_id)
+            if found is None:
                 raise UnknownRecordError(f"no episode {run_id!r} for agent {ns.agent!r} of tenant {ns.tenant!r}")
-            episode = Episode.model_validate_json(row[1])
+            row_id, episode = found
             episode.merged_from = list(dict.fromkeys([*episode.merged_from, *merged]))
-            conn.execute("UPDATE episodes SET record = ? WHERE id = ?", (episode.model_dump_json(), row[0]))
+            conn.execute("UPDATE episodes SET record = ? WHERE id = ?", (episode.model_dump_json(), row_id))
         return episode
+
+    @staticmethod
+    def _stored(conn: sqlite3.Connection, ns: Namespace, run_id: str) -> tuple[int, Episode] | None:
+        """The row id and record of an episode, read inside a write transaction."""
+        row = conn.execute(
+            "SELECT id, record FROM episodes WHERE tenant = ? AND agent = ? AND run_id = ?",
+            (ns.tenant, ns.agent, run_id),
+        ).fetchone()
+        return (int(row[0]), Episode.model_validate_json(row[1])) if row else None
 
 
 class SqliteFactStore:

@@ -92,6 +92,21 @@ class StoreEpisodeStore:
     def delete(self, ns: Namespace, run_ids: Sequence[str]) -> int:
         return _delete(self._store, episodes_ns(ns), run_ids)
 
+    def retime(self, ns: Namespace, run_id: str, created_at: datetime, expires_at: datetime) -> bool:
+        """Re-date an episode (decay's clamp of a timestamp written by a clock running ahead)."""
+        namespace = episodes_ns(ns)
+        item = self._store.get(namespace, run_id)
+        if item is None:
+            return False
+        episode = Episode.model_validate(item.value["record"]).model_copy(
+            update={"created_at": created_at, "expires_at": expires_at})
+        fits = self._index_dims is not None and decode_vector(item.value[VECTOR_FIELD]).size == self._index_dims
+        self._store.put(namespace, run_id, {
+            **item.value, "record": episode.model_dump(mode="json"), "created_at": moment(created_at),
+            "created_ts": created_at.timestamp(), "expires_at": moment(expires_at),
+        }, index=[VECTOR_FIELD] if fits else False)
+        return True
+
     def record_merge(self, ns: Namespace, run_id: str, merged: Sequence[str]) -> Episode:
         """Add `merged` run ids to the episode's `merged_from` (decay's near-duplicate merge)."""
         namespace = episodes_ns(ns)
