@@ -11,7 +11,7 @@ from tools.detection.parties import actor_after, actor_before, obligations, role
 from tools.playbook import Metric
 
 # ---------------------------------------------------------------- indemnity direction
-_INDEMNIFY = _rx(r"\bindemnif(?:y|ies)\b|\bhold\s+(?:\w+\s+){0,3}harmless\b|\bdefend\b")
+_INDEMNIFY = _rx(r"\bindemnif(?:y|ies|ied)\b|\b(?:hold|held)\s+(?:\w+\s+){0,3}harmless\b|\bdefend(?:ed)?\b")
 
 
 def indemnity_direction(m: Metric, text: str) -> Judgement:
@@ -128,6 +128,9 @@ _RESTRICT_WHAT = _rx(
 )
 
 
+_EXCLUSIVE_GRANT = _rx(r"\b(?:grants?|appoints?|designates?|licen[cs]es)\b(?=[^.;]{0,160}?\bexclusive(?:ly)?\b)(?![^.;]{0,160}?\bnon-?exclusive\b)")
+
+
 def restriction_on_buyer(m: Metric, text: str) -> Judgement:
     if _NO_RESTRICTION.search(text) and not _rx(r"\b(?:shall|must)\s+(?:purchase|buy|order)\b.{0,80}?\b(?:exclusively|only\s+from|minimum|at\s+least)").search(text):
         return Judgement("standard", "the clause imposes no binding restriction or commitment on the buyer", None)
@@ -135,6 +138,11 @@ def restriction_on_buyer(m: Metric, text: str) -> Judgement:
     for who, clause in obligations(text):
         if _RESTRICT_WHAT.search(clause[:160]):
             restricted.add(who)
+    # an exclusive grant or appointment binds the grantor (it may not grant the same to
+    # others): the supplier appointing the buyer its exclusive distributor restricts the supplier
+    for hit in _EXCLUSIVE_GRANT.finditer(text):
+        if (grantor := actor_before(text, hit.start(), 80)) is not None:
+            restricted.add(grantor)
     # a promise not to solicit, hire or employ the other party's staff is a non-solicitation, not a non-compete
     solicitation_only = _rx(r"\bsolicit|\b(?:hire|employ|engage|recruit)\w*\s+(?:\w+\s+){0,3}?(?:employees?|personnel|staff)\b").search(text) and not _rx(r"(?<!non-)(?<!non )\bcompet\w*|\bexclusiv\w*|\bminimum|\bpurchase|\bengage\s+in\b").search(text)
     if solicitation_only:
