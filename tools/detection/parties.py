@@ -106,6 +106,11 @@ class Parties:
     how: str = "role words only (no parties identified in the preamble)"
     ambiguous: bool = False
     others: tuple[Party, ...] = field(default_factory=tuple)
+    # "identified" (both parties read from the contract, or the user's --we named one of them),
+    # "assumed" (a side taken on the user's word or a guess from what each party does), or
+    # "unknown" (clauses are read by generic role words only); `note` says so in one line
+    status: str = "unknown"
+    note: str = ""
 
     def of(self, role: str | None) -> Party | None:
         return self.buyer if role == "buyer" else self.supplier if role == "supplier" else None
@@ -123,7 +128,8 @@ class Parties:
         def one(p: Party | None) -> dict | None:
             return {"name": p.name, "terms": list(p.terms), "label": p.label} if p else None
 
-        return {"buyer": one(self.buyer), "supplier": one(self.supplier), "how": self.how, "ambiguous": self.ambiguous}
+        return {"buyer": one(self.buyer), "supplier": one(self.supplier), "how": self.how, "ambiguous": self.ambiguous,
+                "status": self.status, "note": self.note}
 
     @classmethod
     def from_dict(cls, data: dict | None) -> Parties:
@@ -134,7 +140,8 @@ class Parties:
             return Party(d["name"], tuple(d.get("terms") or ()), role) if d else None
 
         return cls(one(data.get("buyer"), "buyer"), one(data.get("supplier"), "supplier"),
-                   data.get("how", ""), bool(data.get("ambiguous")))
+                   data.get("how", ""), bool(data.get("ambiguous")), status=data.get("status") or "unknown",
+                   note=data.get("note") or "")
 
     @property
     def pattern(self) -> re.Pattern[str]:
@@ -524,7 +531,7 @@ def _identify(text: str, we: str | None) -> Parties:
             sources.append(where)
     source = " and ".join(sources)
     if not found:
-        return _settle(GENERIC, we)
+        return _settle(GENERIC, we, text)
     roles: list[Side | None] = []
     strong: list[bool] = []
     for p in found:
@@ -553,32 +560,162 @@ def _identify(text: str, we: str | None) -> Parties:
                 how = [f"what each party does in the text (parties from {source})"]
             else:
                 return _settle(Parties(None, None, f"parties from {source}; their roles are unclear", True,
-                                       tuple(main)), we, main)
+                                       tuple(main)), we, text, main)
     elif roles[0] is None:
         b, s = _activity(text, main[0])
         roles[0] = "buyer" if b > s else "supplier" if s > b else None
     buyer = next((Party(p.name, p.terms, "buyer") for p, r in zip(main, roles, strict=False) if r == "buyer"), None)
     supplier = next((Party(p.name, p.terms, "supplier") for p, r in zip(main, roles, strict=False) if r == "supplier"), None)
-    return _settle(Parties(buyer, supplier, "; ".join(how), False, tuple(found[2:])), we, main)
+    return _settle(Parties(buyer, supplier, "; ".join(how), False, tuple(found[2:])), we, text, main)
 
 
-def _settle(parties: Parties, we: str | None, candidates: list[Party] | None = None) -> Parties:
-    """Apply the user's `we`: 'buyer', 'supplier' (swap), or a party's name or defined term."""
-    if not we or we.lower() == "buyer":
-        return parties
-    if we.lower() == "supplier":
-        if parties.buyer is None and parties.supplier is None:
-            return parties
+def _settle(parties: Parties, we: str | None, text: str, candidates: list[Party] | None = None) -> Parties:
+    """Apply the user's `we` (a role word such as buyer, supplier, customer, licensor, or a
+    party's name or defined term, matched without regard to case, punctuation or legal form),
+    then say how sure the result is (`status`, `note`)."""
+    if not we:
+        return _with_status(parties, we)
+    pool = [p for p in (parties.buyer, parties.supplier, *(candidates or []), *parties.others) if p]
+    ours = next((p for p in pool if _names_match(we, p)), None)
+    if ours is not None:
+        theirs = next((p for p in pool if p is not ours and not _same(p.name, ours.name)
+                       and not set(p.terms) & set(ours.terms)), None)
+        return _with_status(Parties(Party(ours.name, ours.terms, "buyer"),
+                                    Party(theirs.name, theirs.terms, "supplier") if theirs else None,
+                                    f"--we {we}: the user named our party", False), we)
+    side, _ = _role_of_word(we)
+    if side is None and _norm(we) in ("buyer", "supplier"):
+        side = _norm(we)  # type: ignore[assignment]
+    if side is not None:
+        return _with_status(_side_by_word(parties, we, side, text), we)
+    printed = _printed_name(text, we)
+    if printed:
+        theirs = next((p for p in pool if not _names_match(we, p)), None) or _other_company(text, printed)
+        return _with_status(Parties(Party(printed, (printed,), "buyer"),
+                                    Party(theirs.name, theirs.terms, "supplier") if theirs else None,
+                                    f"--we {we}: the user named our party, found in the text but not among the parties "
+                                    "the preamble defines", False), we)
+    return _with_status(Parties(parties.buyer, parties.supplier, parties.how, parties.ambiguous, parties.others), we,
+                        missing=we)
+
+
+def _side_by_word(parties: Parties, we: str, side: Side, text: str) -> Parties:
+    """`--we customer`, `--we licensor`: our party is the one on that side. With the parties
+    identified, a supplier-side word swaps them; with none identified, the contract's own role
+    words are read that way round ("Licensor" is our side, "Licensee" the other)."""
+    if parties.buyer or parties.supplier:
+        if side == "buyer":
+            return Parties(parties.buyer, parties.supplier, f"{parties.how}; --we {we}: reviewed for the buying party",
+                           False, parties.others)
         buyer = Party(parties.supplier.name, parties.supplier.terms, "buyer") if parties.supplier else None
         supplier = Party(parties.buyer.name, parties.buyer.terms, "supplier") if parties.buyer else None
-        return Parties(buyer, supplier, f"{parties.how}; --we supplier: reviewed for the supplying party", False)
-    pool = [p for p in (parties.buyer, parties.supplier, *(candidates or []), *parties.others) if p]
-    wanted = we.lower()
-    ours = next((p for p in pool if wanted in (t.lower() for t in p.terms) or wanted == p.name.lower()
-                 or wanted in p.name.lower()), None)
-    if ours is None:
-        return Parties(Party(we, (we,), "buyer"), parties.supplier if parties.supplier and not _same(parties.supplier.name, we) else None,
-                       f"--we {we}: named by the user, not found among the contract's parties", False)
-    theirs = next((p for p in pool if p is not ours and not _same(p.name, ours.name)), None)
-    return Parties(Party(ours.name, ours.terms, "buyer"), Party(theirs.name, theirs.terms, "supplier") if theirs else None,
-                   f"--we {we}: the user named our party", False)
+        return Parties(buyer, supplier, f"{parties.how}; --we {we}: reviewed for the supplying party", False)
+    ours_words = STRONG_BUYER + WEAK_BUYER if side == "buyer" else STRONG_SUPPLIER + WEAK_SUPPLIER
+    their_words = STRONG_SUPPLIER if side == "buyer" else STRONG_BUYER
+    word = we.strip()
+    ours = _used_term(text, (word.lower(),)) or _used_term(text, ours_words) or word.title()
+    theirs = _used_term(text, their_words)
+    how = f"--we {we}: no parties identified in the contract; our side is the party it calls \"{ours}\""
+    if theirs:
+        how += f", the other the one it calls \"{theirs}\""
+    return Parties(Party(ours, (ours,), "buyer"), Party(theirs, (theirs,), "supplier") if theirs else None, how, False)
+
+
+def _used_term(text: str, words: tuple[str, ...]) -> str:
+    """The role word of `words` the text uses most as a capitalised term ("Licensee"), or ""."""
+    if not words:
+        return ""
+    counts: dict[str, int] = {}
+    for m in re.finditer(rf"\b(?:{_alternation(words)})\b", text, re.IGNORECASE):
+        printed = " ".join(m.group(0).split())
+        if printed[0].isupper():
+            counts[printed] = counts.get(printed, 0) + 1
+    return max(counts, key=lambda k: (counts[k], k)) if counts else ""
+
+
+_SUFFIX_WORDS = {"inc", "incorporated", "corp", "corporation", "co", "company", "llc", "l l c", "ltd", "limited", "plc",
+                 "llp", "lp", "gmbh", "ag", "sa", "nv", "bv", "srl", "sro", "spa", "pte", "pty", "kk", "oy", "ab", "as",
+                 "sas", "sarl", "the"}
+
+
+def _norm(name: str) -> str:
+    """'Ingram Micro, Inc.' -> 'ingram micro': case, punctuation and legal forms left out."""
+    words = re.sub(r"[^\w\s&]", " ", name.lower().replace(".", "")).split()
+    while words and words[-1] in _SUFFIX_WORDS:
+        words.pop()
+    while words and words[0] == "the":
+        words.pop(0)
+    return " ".join(words)
+
+
+def _names_match(we: str, party: Party) -> bool:
+    """Whether the user's `we` names this party: its defined term, its name, or the start of it."""
+    wanted = _norm(we)
+    if not wanted:
+        return False
+    if any(_norm(t) == wanted for t in party.terms):
+        return True
+    name = _norm(party.name)
+    if not name or party.name in party.terms and _role_of_word(party.name)[0]:
+        return False
+    return name == wanted or len(wanted) >= 3 and (f"{name} ".startswith(f"{wanted} ") or f"{wanted} ".startswith(f"{name} "))
+
+
+_LEGAL_FORM = (r"(?:,?[ \t]+(?:Inc|Incorporated|Corp|Corporation|Co|Company|LLC|L\.L\.C|Ltd|Limited|PLC|LLP|LP|L\.P|GmbH|AG"
+               r"|S\.A|SA|N\.V|NV|B\.V|BV|S\.?r\.?l|S\.?r\.?o|S\.?p\.?A|Pte|Pty|KK|Oy|AB|A/S|SAS|SARL)\b\.?)?")
+
+
+def _printed_name(text: str, we: str) -> str:
+    """The user's party name as the contract prints it ("ACME Widgets, Inc." for --we "acme
+    widgets"), or "" when the text never names it."""
+    words = _norm(we).split()
+    if not words or len(" ".join(words)) < 3:
+        return ""
+    pattern = re.compile(r"\b" + r"[\s,.&-]*".join(re.escape(w) for w in words) + r"\b" + _LEGAL_FORM, re.IGNORECASE)
+    m = pattern.search(text)
+    return " ".join(m.group(0).split()).rstrip(",") if m else ""
+
+
+def _other_company(text: str, ours: str) -> Party | None:
+    """The company the contract names most often besides ours, as the other party."""
+    counts: dict[str, int] = {}
+    printed: dict[str, str] = {}
+    for m in _COMPANY.finditer(text[:60000]):
+        name = _clean_name(m.group(0))
+        key = _norm(name)
+        if key and key != _norm(ours) and not _names_match(ours, Party(name)) and len(key) >= 3:
+            counts[key] = counts.get(key, 0) + 1
+            printed.setdefault(key, name)
+    if not counts:
+        return None
+    best = max(counts, key=lambda k: counts[k])
+    return Party(printed[best], (printed[best],))
+
+
+def _with_status(parties: Parties, we: str | None, missing: str = "") -> Parties:
+    """`parties` with its status and one-line note (see `Parties.status`)."""
+    def labelled(p: Party | None) -> str:
+        return p.label if p else "not identified"
+
+    ask = "re-run with --we and a role word (buyer, customer, distributor, licensee ...) or our party's name"
+    if missing:
+        found = ", ".join(p.label for p in (parties.buyer, parties.supplier, *parties.others) if p) or "none"
+        status, note = "unknown", (f"--we {missing} names no party of this contract (parties found: {found}); "
+                                   f"clauses are read by their role words; {ask}")
+    elif parties.ambiguous or not (parties.buyer or parties.supplier):
+        status = "unknown"
+        named = ", ".join(p.label for p in parties.others)
+        note = (f"the contract names {named} but not which of them buys: who each clause binds is guessed from role words; {ask}"
+                if named else "the parties could not be identified (no defined parties in the preamble, the definitions "
+                f"or the signature blocks): who each clause binds is read from generic role words only; {ask}")
+    elif we:
+        status = "identified" if "the user named our party" in parties.how and "not among" not in parties.how \
+            or "reviewed for the" in parties.how else "assumed"
+        note = f"reviewed for {labelled(parties.buyer)} as --we {we} asked; the other party: {labelled(parties.supplier)}"
+    elif parties.buyer and parties.supplier and parties.how.startswith("role words"):
+        status, note = "identified", f"buyer {parties.buyer.label}, supplier {parties.supplier.label} ({parties.how})"
+    else:
+        status = "assumed"
+        note = (f"buyer {labelled(parties.buyer)}, supplier {labelled(parties.supplier)}: roles guessed from "
+                f"{parties.how}; if that is the wrong way round, {ask}")
+    return Parties(parties.buyer, parties.supplier, parties.how, parties.ambiguous, parties.others, status, note)
