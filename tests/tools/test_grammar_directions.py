@@ -131,3 +131,21 @@ def test_parties_named_only_in_the_signature_blocks_take_the_terms_they_sign_as(
     parties = identify_parties(text)
     assert parties.buyer is not None and parties.buyer.name.startswith("Pell Instruments")
     assert parties.supplier is not None and parties.supplier.name.startswith("Marlow Castings")
+
+
+def test_a_party_after_a_preposition_is_not_joined_to_the_subject():
+    clause = ("Licensor makes no other warranty in any communication with Licensee, and Licensor disclaims any "
+              "implied warranty of merchantability.")
+    assert stance_in(LICENCE, "disclaimer_scope", clause) == ("buyer", "supplier")
+    clause = "Licensee shall receive replacements from Licensor and Licensor's sole obligation is to issue a credit."
+    with reading_for(identify_parties(LICENCE)):
+        judgement = remedies.exclusive_remedy(metric("sole_remedy"), clause)
+    assert judgement.level == "deviation", judgement  # the buyer's remedy is narrowed, not both parties'
+
+
+def test_an_assignment_denied_at_the_start_of_the_sentence_is_not_a_free_one():
+    clause = ("Neither this Agreement nor any of the rights or obligations hereunder may be assigned by Company, by "
+              "operation of law or otherwise, without the prior written consent of Distributor.")
+    with reading_for(identify_parties(DISTRIBUTION)):
+        judgement = directions.assignment_freedom(metric("assignment"), clause)
+    assert judgement.level == "standard" and judgement.value == "supplier", judgement

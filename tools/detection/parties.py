@@ -244,6 +244,8 @@ def _coordinated(chunk: str, mentions: list[tuple[Role, int, int]]) -> Role | No
         # "X, Y and Z shall": the subject nearest the verb is joined by a conjunction
         if not (_JOINED.fullmatch(gap) and (_CONJUNCTION.search(gap) or len(group) > 1 and "," in gap)):
             break
+        if _OBJECT_OF.search(chunk[: mention[1]]):
+            break  # "communication with Customer, and Contractor disclaims": an object, not a subject
         group.append(mention)
     return _merge_roles(r for r, _, _ in group)
 
