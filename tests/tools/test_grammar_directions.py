@@ -149,3 +149,22 @@ def test_an_assignment_denied_at_the_start_of_the_sentence_is_not_a_free_one():
     with reading_for(identify_parties(DISTRIBUTION)):
         judgement = directions.assignment_freedom(metric("assignment"), clause)
     assert judgement.level == "standard" and judgement.value == "supplier", judgement
+
+
+def test_the_preamble_after_a_table_of_contents_is_read():
+    contents = "".join(f"ARTICLE {n} : HEADING {n} .......... {n}\n" for n in ("I", "II", "III", "IV"))
+    text = ("SERVICES AGREEMENT\n\nTABLE OF CONTENTS\n\n" + contents + "\n" + "Page filler. " * 30 + "\n\n"
+            'This Services Agreement is made and entered into by and between Tarn Valley Water, LLC, a Delaware limited '
+            'liability company ("Owner"), and Pellbrook Services, Inc., a Texas corporation ("Operator").\n\n'
+            "ARTICLE I\n\n1.1 Operator shall operate the plant.\n")
+    parties = identify_parties(text)
+    assert parties.buyer.name.startswith("Tarn Valley Water") and parties.supplier.name.startswith("Pellbrook Services")
+    assert parties.status == "identified"
+
+
+def test_hereafter_defines_a_party():
+    text = ('OUTSOURCING AGREEMENT BETWEEN:\nKELDA MEDIA B.V.\nAMSTERDAM\n(HEREINAFTER "KELDA")\nAND\nORRIN SOFTWARE, INC.\n'
+            'BOSTON\n(HEREAFTER "ORRIN")\n\n1. SERVICES\n\n1.1 KELDA shall manufacture and deliver the kits. ORRIN shall '
+            "purchase the kits and ORRIN shall pay the invoices within 30 days.\n")
+    parties = identify_parties(text)
+    assert parties.buyer is not None and parties.buyer.terms == ("ORRIN",)

@@ -329,8 +329,8 @@ _TERM = rf"[{_QUOTE_OPEN}](?P<term>[A-Z][\w&.\- ]{{1,40}}?)[{_QUOTE_CLOSE}]"
 # ("Supplier"), (the "Customer"), (hereinafter "Buyer"), hereinafter referred to as "Contractor",
 # ("Philips" or "Seller"), (each a "Party"): the defined term a party is given
 _DEFINITION = re.compile(
-    r"(?:\(\s*(?:together\s+with\s+[^()]{0,60}?,\s*)?|\b(?:hereinafter|herein(?:after)?|henceforth)\b[^\"“()]{0,40}?)"
-    r"(?:(?:hereinafter|herein(?:after)?)\s+)?(?:(?:referred\s+to\s+as|called|known\s+as|designated)\s+)?(?:the\s+|a\s+|an\s+)?"
+    r"(?:\(\s*(?:together\s+with\s+[^()]{0,60}?,\s*)?|\b(?:hereinafter|herein(?:after)?|hereafter|henceforth)\b[^\"“()]{0,40}?)"
+    r"(?:(?:hereinafter|herein(?:after)?|hereafter)\s+)?(?:(?:referred\s+to\s+as|called|known\s+as|designated)\s+)?(?:the\s+|a\s+|an\s+)?"
     + _TERM,
     re.IGNORECASE,
 )
@@ -406,8 +406,24 @@ def _party_name(before: str) -> str:
     return ""
 
 
+# where the parties are introduced, after any cover page or table of contents
+_INTRODUCED = re.compile(r"\b(?:by\s+and\s+(?:between|among)|entered\s+into\b[^.]{0,200}?\b(?:between|among|by)|is\s+made\b[^.]{0,200}?\b(?:between|among|by)|between\s*:)",
+                         re.IGNORECASE)
+
+
 def _preamble_parties(text: str) -> list[Party]:
-    head = text[:6000]
+    found = _parties_in_head(text[:6000])
+    if len(found) < 2:
+        # a table of contents or cover page before the preamble: read from where the parties are introduced
+        intro = _INTRODUCED.search(text, 0, 30000)
+        if intro and intro.start() > 300:
+            later = _parties_in_head(text[max(0, intro.start() - 300) : intro.start() + 6000])
+            if len(later) > len(found):
+                found = later
+    return found
+
+
+def _parties_in_head(head: str) -> list[Party]:
     stop = next((m for m in _PREAMBLE_END.finditer(head) if m.start() > 150), None)
     if stop:
         head = head[: stop.start() + 1]
