@@ -168,3 +168,18 @@ def test_hereafter_defines_a_party():
             "purchase the kits and ORRIN shall pay the invoices within 30 days.\n")
     parties = identify_parties(text)
     assert parties.buyer is not None and parties.buyer.terms == ("ORRIN",)
+
+
+def test_the_buyer_as_licensor_is_read_as_the_buyer():
+    # our client licenses its design to the maker it buys from: "Licensor" is the buyer here
+    text = ('This Manufacturing and Licence Agreement is made between Corvane Medical Inc., a Delaware corporation '
+            '("Licensor"), and Dunmore Contract Manufacturing LLC, an Ohio limited liability company ("Manufacturer").'
+            "\n\n1. SUPPLY\n\n1.1 Manufacturer shall manufacture and supply the Devices to Licensor. Licensor shall "
+            "purchase the Devices and Licensor shall pay the invoices.\n")
+    parties = identify_parties(text)
+    assert parties.buyer.terms == ("Licensor",) and parties.status == "assumed"  # guessed from what each does: said so
+    with reading_for(parties):
+        assert stance.read_stance("price_increase_pct", "Manufacturer may increase the prices once a year.") == ("buyer", "supplier")
+        judgement = remedies.disclaimer_scope(metric("warranty_disclaimer"),
+                                              "Licensor hereby disclaims all warranties regarding the Licensed Technology.")
+    assert judgement.level == "standard" and judgement.value == "buyer"
