@@ -3,7 +3,8 @@
 
 Report fields: `contract`, `run_id`, `outcome` (what the run did: COMPLETED only when every
 clause type has a finding), `incomplete` (null, or why the review stopped short and which clause
-types have no finding), `parties` (the buyer we review for and the supplier, with how they were
+types have no finding), `parties_status` ("identified", "assumed" or "unknown": how sure the
+review is of who the buyer is) with its one-line `parties_note`, `parties` (the buyer we review for and the supplier, with how they were
 identified), `findings` (the finding dicts of docs/ARCHITECTURE.md: each with its citation, whom
 it binds and protects, rationale and recommendation, and `memory`: what the retrieved episodes
 remembered of its clause type, whether that pointed to the finding's place and whether the
@@ -99,6 +100,8 @@ def build_report(state: dict[str, Any]) -> dict[str, Any]:
         "contract": (state.get("contract") or {}).get("name", ""),
         "run_id": state.get("run_id", ""),
         "outcome": outcome,
+        # how sure the review is of who the buyer is: identified | assumed | unknown (issue 30)
+        **parties_status((state.get("contract") or {}).get("parties") or {}),
         "incomplete": incomplete,
         "parties": (state.get("contract") or {}).get("parties") or {},
         "review_loop": {"model_steps": int(state.get("steps") or 0), **(state.get("loop") or {}),
@@ -195,8 +198,18 @@ def usage_line(usage: dict[str, Any]) -> str:
     return ", ".join(parts) + ", " + tokens
 
 
+def parties_status(parties: dict[str, Any]) -> dict[str, str]:
+    """`parties_status` and `parties_note` of a run's settled parties (tools.detection.parties)."""
+    status = parties.get("status") or ("identified" if parties.get("buyer") and parties.get("supplier") else "unknown")
+    return {"parties_status": status, "parties_note": parties.get("note") or parties.get("how") or ""}
+
+
 def parties_line(parties: dict[str, Any]) -> str:
-    """'Reviewed for the buyer, X ("Customer"); supplier: Y ("Vendor") (from ...)'."""
+    """'Reviewed for the buyer, X ("Customer"); supplier: Y ("Vendor") (from ...)', or, when the
+    parties are unknown or assumed, a banner saying so and asking for --we."""
+    known = parties_status(parties or {})
+    if known["parties_status"] != "identified":
+        return f"PARTIES {known['parties_status'].upper()}: {known['parties_note']}"
     if not parties or not (parties.get("buyer") or parties.get("supplier")):
         how = (parties or {}).get("how") or "no parties found in the preamble or signature blocks"
         return f"Parties: not identified ({how}); clauses are read by their role words (buyer, customer, supplier ...)"

@@ -112,8 +112,9 @@ def review(
     domain: Annotated[str | None, typer.Option("--domain")] = None,
     thread_id: Annotated[str | None, typer.Option("--thread-id", help="run id / checkpoint thread")] = None,
     we: Annotated[str | None, typer.Option(
-        "--we", help="which side we review for when the contract leaves it open: buyer (default), supplier, "
-        "or a party's name or defined term (e.g. --we Distributor)")] = None,
+        "--we", help="which side we review for when the contract leaves it open: a role word (buyer (default), "
+        "supplier, customer, distributor, licensee, licensor ...) or a party's name or defined term, in any case, "
+        "with or without Inc./Ltd. (e.g. --we Distributor, --we \"ingram micro\"); exit 2 when it names no party")] = None,
     home: Home = None,
     quiet: Quiet = False,
 ) -> None:
@@ -177,7 +178,7 @@ def review(
     for report in reports:
         for warning in (report.get("review_loop") or {}).get("warnings") or []:
             fail(f"warning: {report.get('contract')}: {warning}")
-    codes = [f.exit_code for f in failures] + [report_incomplete(r) for r in reports]
+    codes = [f.exit_code for f in failures] + [report_incomplete(r) for r in reports] + [parties_unknown(r, we) for r in reports]
     if any(codes):
         raise typer.Exit(max(codes))
 
@@ -198,6 +199,15 @@ def contract_files(paths: list[Path]) -> list[Path]:
             raise InputError(f"{path}: a folder with no contract in it (no {', '.join(SUPPORTED_SUFFIXES)} files)")
         files.extend(found)
     return files
+
+
+def parties_unknown(report: dict, we: str | None) -> int:
+    """0 when the report knows who the buyer is; else one line on stderr (the report says so at
+    its top too), and the usage exit code when the user's --we named no party of the contract."""
+    if report.get("parties_status") != "unknown":
+        return 0
+    fail(f"{'error' if we else 'warning'}: {report.get('contract')}: parties unknown: {report.get('parties_note')}")
+    return InputError.exit_code if we else 0
 
 
 def report_incomplete(report: dict) -> int:

@@ -7,11 +7,11 @@ import re
 
 from tools.detection.metrics import Judgement, _rx
 from tools.detection.numbers import find_durations, find_percents
-from tools.detection.parties import actor_after, actor_before, obligations, roles_in
+from tools.detection.parties import actor_after, actor_before, obligations, passive_agent, roles_in
 from tools.playbook import Metric
 
 # ---------------------------------------------------------------- indemnity direction
-_INDEMNIFY = _rx(r"\bindemnif(?:y|ies)\b|\bhold\s+(?:\w+\s+){0,3}harmless\b|\bdefend\b")
+_INDEMNIFY = _rx(r"\bindemnif(?:y|ies|ied)\b|\b(?:hold|held)\s+(?:\w+\s+){0,3}harmless\b|\bdefend(?:ed)?\b")
 
 
 def indemnity_direction(m: Metric, text: str) -> Judgement:
@@ -63,8 +63,10 @@ _EXCEPTION = _rx(r"\b(?:except|save|other\s+than|provided\s+that|however)\b.{0,1
 
 def assignment_freedom(m: Metric, text: str) -> Judgement:
     for hit in _MAY_ASSIGN.finditer(text):
-        before = text[max(0, hit.start() - 40) : hit.start()]
-        if re.search(r"\b(?:neither|not|no)\b", before + hit.group(0), re.IGNORECASE):
+        # "Neither this Agreement nor any right ... may be assigned": denied from the sentence's start
+        before = re.split(r"[.;:]\s|\(\w{1,4}\)\s|\b(?:except|provided|however|but|save)\b", text[max(0, hit.start() - 160) : hit.start()],
+                          flags=re.IGNORECASE)[-1]
+        if re.search(r"\b(?:neither|nor|not|no)\b", before + hit.group(0), re.IGNORECASE):
             continue
         after = text[hit.end() : hit.end() + 160]
         if not (_FREE.search(after) or re.match(r"^\s*(?:\w+\s+){0,4}(?:freely|at\s+any\s+time)", after, re.IGNORECASE)):
@@ -84,7 +86,16 @@ def assignment_freedom(m: Metric, text: str) -> Judgement:
         tail = text[hit.start() : hit.start() + 200]
         if re.search(r"assign|transfer", tail, re.IGNORECASE):
             passive = re.match(r"[^.;]{0,60}?\bby\s+(?:either|any|neither)\s+party\b", tail[8:], re.IGNORECASE)
-            who = "both" if hit.group(0).lower() in ("neither", "no party") or passive else actor_before(text, hit.start() + 8, 80)
+            word = hit.group(0).lower()
+            if word == "neither" and not re.match(r"neither\s+(?:party|of\s+the\s+parties)\b", tail, re.IGNORECASE):
+                # "Neither this Agreement nor any right may be assigned by Supplier": the agent is
+                # the one restricted; with no agent named, neither party may assign
+                verb = re.search(r"\b(?:may|shall|will|can)\s+(?:\w+\s+)?be\s+(?:assigned|transferred)\b", tail, re.IGNORECASE)
+                who = (passive_agent(text, hit.start() + verb.start()) if verb else None) or "both"
+            elif word in ("neither", "no party") or passive:
+                who = "both"
+            else:
+                who = actor_before(text, hit.start() + 8, 80)
             if who:
                 restricted.add(who)
     if restricted & {"both"} or {"buyer", "supplier"} <= restricted:
@@ -128,6 +139,9 @@ _RESTRICT_WHAT = _rx(
 )
 
 
+_EXCLUSIVE_GRANT = _rx(r"\b(?:grants?|appoints?|designates?|licen[cs]es)\b(?=[^.;]{0,160}?\bexclusive(?:ly)?\b)(?![^.;]{0,160}?\bnon-?exclusive\b)")
+
+
 def restriction_on_buyer(m: Metric, text: str) -> Judgement:
     if _NO_RESTRICTION.search(text) and not _rx(r"\b(?:shall|must)\s+(?:purchase|buy|order)\b.{0,80}?\b(?:exclusively|only\s+from|minimum|at\s+least)").search(text):
         return Judgement("standard", "the clause imposes no binding restriction or commitment on the buyer", None)
@@ -135,6 +149,11 @@ def restriction_on_buyer(m: Metric, text: str) -> Judgement:
     for who, clause in obligations(text):
         if _RESTRICT_WHAT.search(clause[:160]):
             restricted.add(who)
+    # an exclusive grant or appointment binds the grantor (it may not grant the same to
+    # others): the supplier appointing the buyer its exclusive distributor restricts the supplier
+    for hit in _EXCLUSIVE_GRANT.finditer(text):
+        if (grantor := actor_before(text, hit.start(), 80)) is not None:
+            restricted.add(grantor)
     # a promise not to solicit, hire or employ the other party's staff is a non-solicitation, not a non-compete
     solicitation_only = _rx(r"\bsolicit|\b(?:hire|employ|engage|recruit)\w*\s+(?:\w+\s+){0,3}?(?:employees?|personnel|staff)\b").search(text) and not _rx(r"(?<!non-)(?<!non )\bcompet\w*|\bexclusiv\w*|\bminimum|\bpurchase|\bengage\s+in\b").search(text)
     if solicitation_only:

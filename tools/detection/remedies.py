@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from tools.detection.metrics import Judgement, _rx
-from tools.detection.parties import actor_after, actor_before, other
+from tools.detection.parties import actor_after, actor_before, other, roles_in
 from tools.playbook import Metric
 
 # ---------------------------------------------------------------- sole and exclusive remedy
@@ -38,6 +38,10 @@ def remedy_holder(text: str, hit: re.Match[str]) -> str | None:
     named = None
     if re.search(r"(?:'s|s'|’s)\s+(?:\w+\s+)?$", attached):
         named = actor_before(text, hit.start(), 30)
+    elif (owner := _promisor(text[hit.end() : hit.end() + 200])) is not None:
+        # "the sole remedy for breach of Licensee's warranties": a remedy for what one party
+        # promised narrows the remedies of the other, who holds the promise
+        return other(owner)
     elif re.match(r"\s+(?:of|for)\s+(?:the\s+)?\w", text[hit.end() : hit.end() + 20]):
         named = actor_after(text, hit.end(), 30)
     if named is not None:
@@ -48,6 +52,32 @@ def remedy_holder(text: str, hit: re.Match[str]) -> str | None:
         if doer in ("buyer", "supplier"):
             return other(doer)
     return "buyer"
+
+
+# "for any breach of X's warranties", "for breach of the representations and warranties made by X"
+_FOR_BREACH = _rx(r"^\s*,?\s*(?:for|in\s+respect\s+of|with\s+respect\s+to|arising\s+(?:from|out\s+of)|in\s+the\s+event\s+of)\s+"
+                  r"(?:any\s+|a\s+|the\s+)?(?:breach|failure|non-?conformit\w*|violation|inaccuracy)\s+(?:of|with|under|in)\s+")
+_PROMISE = r"(?:warrant\w*|representations?|covenants?|obligations?|undertakings?|guarantees?)"
+
+
+def _promisor(after: str) -> str | None:
+    """Whose promise a sole remedy answers for ("... for breach of Licensee's warranties"), or None."""
+    lead = _FOR_BREACH.match(after)
+    if not lead:
+        return None
+    rest = after[lead.end() :]
+    own = re.match(rf"(?:the\s+)?(?P<who>[\w .&-]{{2,60}}?)(?:'s|s'|’s)\s+(?:\w+\s+){{0,3}}?{_PROMISE}", rest, re.IGNORECASE)
+    if own:
+        who = actor_after(own.group("who"), 0, 60)
+        if who in ("buyer", "supplier"):
+            return who
+    given = re.match(rf"(?:the\s+|any\s+|its\s+)?(?:[\w-]+\s+){{0,4}}?{_PROMISE}(?:\s+(?:and|or)\s+{_PROMISE})?\s+"
+                     r"(?:[\w()]+\s+){0,4}?(?:given|made|provided|granted|set\s+out|set\s+forth)\s+(?:\w+\s+){0,4}?by\s+", rest, re.IGNORECASE)
+    if given:
+        who = actor_after(rest, given.end(), 40)
+        if who in ("buyer", "supplier") and not roles_in(rest[given.end() : given.end() + 40])[0][1]:
+            return who
+    return None
 
 
 def sole_remedies(text: str) -> list[re.Match[str]]:
