@@ -228,8 +228,7 @@ def _no_change(finding: dict, entry: PlaybookEntry) -> Redline:
         reason = entry.applies_if.otherwise if entry.applies_if else "the clause type does not apply to this deal"
         return Redline("none", where, why=f"{reason}, so no {_what(entry)} clause is needed.")
     if verdict == "missing":
-        return Redline("none", where, why=f"the contract has no {_what(entry)} clause, which is the playbook's "
-                                          f"position ({entry.standard.rstrip('.')}).")
+        return Redline("none", where, why=f"the contract has no {_what(entry)} clause, and the buyer wants none.")
     if said.lower().startswith("no change needed") and len(said) > len("No change needed.") + 10:
         why = said.split(":", 1)[1].strip() if ":" in said[:20] else said[len("No change needed"):].strip(" .:")
         return Redline("none", where, why=why if why.endswith(".") else why + ".")
