@@ -1,8 +1,10 @@
 """The review report for a terminal: one table where the terminal is wide, a short block per
 finding where it is not (80 columns, or piped into a log or a pager, which rich sizes at 80).
 
-Every line fits the width it is rendered for; quotes are cut to a few lines (the whole quote is
-in `--format markdown | json | html`). Markdown for files is agent/report.py, HTML
+Every line fits the width it is rendered for; quotes are cut to a few lines and each requested
+change is its one-line headline (the whole quote and the whole redline are in
+`--format markdown | json | html`). The executive summary (the buyer's asks ranked by risk)
+comes first. Markdown for files is agent/report.py, HTML
 agent/report_html.py.
 """
 
@@ -35,6 +37,7 @@ WIDE_COLUMNS = 120
 QUOTE_LINES = {"deviation": 3, "missing": 3, "fallback": 3}
 STANDARD_QUOTE_LINES = 1
 RECOMMENDATION_LINES = 4
+SUMMARY_LINES = 2
 VERDICT_STYLE = {"deviation": "bold red", "missing": "bold red", "fallback": "yellow", "standard": "green",
                  "favourable": "green"}
 ASKS_FOR_CHANGE = ("deviation", "missing", "fallback")
@@ -110,9 +113,16 @@ def heading(report: dict[str, Any], width: int) -> Text:
 def summary_block(report: dict[str, Any], width: int) -> Text:
     """The executive summary: the buyer's asks ranked by risk, one line each (cut to the width)."""
     text = Text("Executive summary: what to ask for", style="bold")
-    for line in summary_lines(report):
-        text.append("\n" + "\n".join(clip(line, width, 1)))
+    for line in summary_lines(report):  # an ask on one line where it fits, two where the terminal is narrow
+        lines = clip(line, width - len(INDENT), SUMMARY_LINES) if line[:1].isdigit() else clip(line, width, 1)
+        text.append("\n" + f"\n{INDENT}".join(lines))
     return text
+
+
+def change(finding: dict[str, Any]) -> str:
+    """The requested change in a line or two: its one-line headline (the whole redline, which
+    quotes the clause, is in markdown, html and json)."""
+    return str(finding.get("headline") or finding.get("recommendation") or "")
 
 
 def finding_block(finding: dict[str, Any], report: dict[str, Any], width: int) -> Text:
@@ -130,8 +140,8 @@ def finding_block(finding: dict[str, Any], report: dict[str, Any], width: int) -
         quote_lines = QUOTE_LINES.get(verdict, STANDARD_QUOTE_LINES)
         for line in clip(f"“{finding['quote']}”", inner, quote_lines):
             text.append(f"\n{INDENT}{line}", style="italic")
-    if asks_change(finding) and finding.get("recommendation"):
-        for i, line in enumerate(clip(finding["recommendation"], inner - 2, RECOMMENDATION_LINES)):
+    if asks_change(finding) and change(finding):
+        for i, line in enumerate(clip(change(finding), inner - 2, RECOMMENDATION_LINES)):
             text.append(f"\n{INDENT}{'→ ' if i == 0 else '  '}{line}")
     if asks_change(finding) and finding.get("rationale"):
         for line in clip(f"Why: {finding['rationale']}", inner, 2):
@@ -157,7 +167,7 @@ def findings_table(report: dict[str, Any], width: int) -> Table:
         table.add_column(name, width=size, no_wrap=name in ("verdict", "severity", "clause", "section"))
     for f in findings:
         lines = QUOTE_LINES.get(f["verdict"], STANDARD_QUOTE_LINES)
-        recommendation = f.get("recommendation") if asks_change(f) else ""
+        recommendation = change(f) if asks_change(f) else ""
         also = also_lines(f)
         if also:  # the other provisions of the type, after the quote
             lines += 1
