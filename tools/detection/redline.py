@@ -662,8 +662,8 @@ def _new_clause(metric: str, entry: PlaybookEntry, terms: ContractTerms, style: 
         "damages_direction": lambda: f"If {s} misses a delivery date or service level, {s} shall pay or credit the liquidated damages "
                              f"or service credits set out in [schedule], without prejudice to {terms.possessive(b)} other "
                              f"rights and remedies. {B} owes no cancellation charge or other liquidated damages.",
-        "survival_years": lambda: f"Each party shall keep the other party's confidential information confidential and use it only to "
-                          "perform this Agreement; these obligations survive for "
+        "survival_years": lambda: f"{B} and {s} shall each keep the other's confidential information confidential and use it only "
+                          "to perform this Agreement; these obligations survive for "
                           f"{style.duration(_m(entry, 'standard_min', 3), 'year')} after this Agreement ends.",
         "breach_notice_hours": lambda: f"{S} shall process personal data only on {terms.possessive(b)} documented instructions, keep "
                                "it secure with appropriate technical and organisational measures, and notify "
