@@ -63,6 +63,7 @@ def test_every_requested_change_is_drafted_for_this_contract(path):
         # never the playbook's fixed wording
         assert ask_for(entry) not in said and entry.recommendation not in said, said
         assert redline["action"] in ("replace", "add", "delete", "insert") and redline["text"], redline
+        assert redline["text"] != redline["find"] and redline["figure"] != redline["target"], redline  # a real change
         if finding["verdict"] == "missing":
             assert said.startswith(f'Insert a new clause "{entry.title}"'), said
         else:
@@ -154,6 +155,20 @@ def test_no_change_and_favourable_say_why_in_one_line():
     none_needed = draft({"clause_type": "non_compete", "verdict": "missing", "severity": "none"},
                         PLAYBOOK.entry("non_compete"), terms).sentence()
     assert none_needed == "No change needed: the contract has no non-compete and non-solicitation clause, and the buyer wants none."
+
+
+def test_a_supplier_only_right_or_a_fee_gets_the_buyers_right_added_never_struck():
+    entry = PLAYBOOK.entry("termination_convenience")
+    terms = ContractTerms("Customer", "Metavante")
+    fee = {"clause_type": "termination_convenience", "verdict": "deviation", "citation": "Section 8.4",
+           "quote": "Customer may elect to terminate this Agreement for any reason upon thirty (30) days' notice and payment "
+                    "of the early termination fee set out in Exhibit C."}
+    redline = draft(fee, entry, terms)
+    assert redline.action == "add" and "No termination fee, charge or penalty is payable when Customer terminates" in redline.text
+    only_supplier = {"clause_type": "termination_convenience", "verdict": "deviation", "citation": "Section 8.5",
+                     "quote": "Metavante may terminate this Agreement for convenience on thirty (30) days' notice."}
+    redline = draft(only_supplier, entry, terms)
+    assert redline.action == "add" and redline.text.startswith("Customer may terminate this Agreement for convenience")
 
 
 def test_unknown_parties_get_placeholders_never_a_guess():

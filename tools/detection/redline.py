@@ -332,28 +332,23 @@ def _duration_target(entry: PlaybookEntry, style: Style, unit: str, key: str, de
     return style.case(style.duration(_m(entry, key, default), unit))
 
 
-def _first_duration(quote: str, cue: str = "", *, after: bool = True, units: tuple[str, ...] = ()) -> tuple[int, int] | None:
-    for d in find_durations(quote):
-        if units and d.unit not in units:
-            continue
-        around = quote[d.end : d.end + 80] if after else quote[max(0, d.start - 120) : d.start]
-        if not cue or re.search(cue, around, re.IGNORECASE):
-            return d.start, d.end
-    return None
-
-
 def _notice(quote: str, entry: PlaybookEntry, terms: ContractTerms, style: Style, where: str) -> Redline | None:
+    most = _m(entry, "standard_max", 30)
     buyer_right = style.case(f"{cap_first(terms.buyer)} may terminate this Agreement for convenience at any time on "
-                             f"{style.duration(_m(entry, 'standard_max', 30), 'day')}' written notice to {terms.supplier}, "
-                             "without any termination fee or penalty.")
-    fee = re.search(r"[^.;]*\b(?:termination|cancellation|early\s+termination)\s+(?:fee|charge|payment|penalty)[^.;]*[.;]?", quote, re.IGNORECASE)
-    span = _first_duration(quote, r"notice|prior|advance|before", units=("day", "week", "month"))
-    if span and not re.search(r"\bwithout\s+(?:paying\s+)?(?:any\s+)?(?:termination\s+)?(?:fee|penalty)", quote, re.IGNORECASE) and fee:
-        return Redline("delete", where, find=fee.group(0).strip(), text=buyer_right, figure=quote[span[0]:span[1]])
+                             f"{style.duration(most, 'day')}' written notice to {terms.supplier}, without any termination fee "
+                             "or penalty.")
+    fee = re.search(r"\b(?:termination|cancellation|early\s+termination)\s+(?:fee|charge|payment|penalt)\w*", quote, re.IGNORECASE) \
+        and not re.search(r"\bwithout\s+(?:paying\s+)?(?:any\s+)?(?:early\s+)?(?:termination\s+)?(?:fee|charge|penalty)", quote, re.IGNORECASE)
     mentions_buyer = re.search(rf"\b{re.escape(terms.buyer.removeprefix('the '))}\b|\beither\s+party|\beach\s+party", quote, re.IGNORECASE)
-    if span and mentions_buyer:
-        return _replace(quote, where, [(span[0], span[1], _duration_target(entry, style, "day", "standard_max", 30))])
-    return Redline("add", where, find=quote, text=buyer_right, figure=quote[span[0]:span[1]] if span else "")
+    long = [d for d in find_durations(quote) if d.unit in ("day", "week", "month") and d.days > most
+            and re.search(r"notice|prior|advance|before", quote[d.end : d.end + 80], re.IGNORECASE)]
+    no_fee = style.case(f"No termination fee, charge or penalty is payable when {terms.buyer} terminates for convenience.")
+    if long and mentions_buyer:  # the buyer's right on too long a notice: the figure moved in place
+        return _replace(quote, where, [(long[0].start, long[0].end, _duration_target(entry, style, "day", "standard_max", 30))],
+                        no_fee if fee else "")
+    if fee and mentions_buyer:
+        return Redline("add", where, find=quote, text=no_fee)
+    return Redline("add", where, find=quote, text=buyer_right)
 
 
 def _renewal(quote: str, entry: PlaybookEntry, terms: ContractTerms, style: Style, where: str) -> Redline | None:
@@ -486,7 +481,7 @@ def _hours(quote: str, entry: PlaybookEntry, terms: ContractTerms, style: Style,
 
 # ---------------------------------------------------------------- burdens struck or answered
 def _remedy(quote: str, entry: PlaybookEntry, terms: ContractTerms, style: Style, where: str) -> Redline | None:
-    hit = re.search(r"\b(?:sole\s+and\s+exclusive|exclusive\s+and\s+sole|sole|exclusive)\s+(?:remed(?:y|ies)|liability)\b", quote, re.IGNORECASE)
+    hit = re.search(r"\b(?:sole\s+and\s+exclusive|exclusive\s+and\s+sole|sole|exclusive)\s+remed(?:y|ies)\b", quote, re.IGNORECASE)
     if not hit:
         return None
     fix = style.case("first remedy, without prejudice to its other rights and remedies,")
