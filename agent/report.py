@@ -4,8 +4,12 @@
 Report fields: `contract`, `run_id`, `outcome` (what the run did: COMPLETED only when every
 clause type has a finding), `incomplete` (null, or why the review stopped short and which clause
 types have no finding), `parties` (the buyer we review for and the supplier, with how they were
-identified), `findings` (the finding dicts of docs/ARCHITECTURE.md: each with its citation, whom
-it binds and protects, rationale and recommendation, and `memory`: what the retrieved episodes
+identified; `parties_status` and `parties_note` when the run settled them), `summary` (the
+executive summary: every ask, ranked by severity then verdict, one line each with its section),
+`findings` (the finding dicts of docs/ARCHITECTURE.md: each with its citation, whom it binds and
+protects, rationale, `also` (the other provisions of its clause type), the requested change
+drafted for this contract (`recommendation`, `redline`, `headline`: tools/detection/redline.py),
+and `memory`: what the retrieved episodes
 remembered of its clause type, whether that pointed to the finding's place and whether the
 current text confirmed it, see agent/provenance.py), `usage` (tool calls, language-model calls,
 stand-in calls, tokens: input tokens include cached input; cache reads and writes also on their

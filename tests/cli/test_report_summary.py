@@ -116,3 +116,20 @@ def test_html_closing_summary_is_readable(hostile_report):
     rows = closing.find("table", "closing").find_all("tr")
     assert len(rows) == len(hostile_report["findings"]) + 1  # a header and one row a clause type
     assert "Limitation of liability (cap)" in shown
+
+
+def test_a_favourable_finding_needs_no_change_and_says_why_in_every_format(hostile_report):
+    report = copy.deepcopy(hostile_report)
+    cap = next(f for f in report["findings"] if f["clause_type"] == "liability_cap")
+    cap.update(verdict="favourable", severity="none",
+               recommendation="No change needed: Section 9.2 caps only the buyer's liability, which protects the buyer.")
+    report["summary"] = [a for a in report["summary"] if a["clause_type"] != "liability_cap"]
+    markdown = render_markdown(report)
+    settled = markdown.split("## No change needed", 1)[1]
+    assert "**liability_cap** (favourable): No change needed: Section 9.2 caps only the buyer's liability" in settled
+    assert "liability_cap" not in markdown.split("## What to ask for", 1)[1].split("## No change needed", 1)[0]
+    html = parse(render_html(report))
+    article = next(a for a in html.find_all("article", "finding") if a.attrs["data-clause"] == "liability_cap")
+    assert article.find("p", "recommendation") is None
+    assert "caps only the buyer's liability" in article.find("p", "no-change").text()
+    assert "favourable" in _text(report, 160)
