@@ -3,10 +3,14 @@
 
 Report fields: `contract`, `run_id`, `outcome` (what the run did: COMPLETED only when every
 clause type has a finding), `incomplete` (null, or why the review stopped short and which clause
-types have no finding), `parties_status` ("identified", "assumed" or "unknown": how sure the
-review is of who the buyer is) with its one-line `parties_note`, `parties` (the buyer we review for and the supplier, with how they were
-identified), `findings` (the finding dicts of docs/ARCHITECTURE.md: each with its citation, whom
-it binds and protects, rationale and recommendation, and `memory`: what the retrieved episodes
+types have no finding), `parties` (the buyer we review for and the supplier, with how they were
+identified), `parties_status` ("identified", "assumed" or "unknown": how sure the review is of
+who the buyer is) with its one-line `parties_note`, `summary` (the
+executive summary: every ask, ranked by severity then verdict, one line each with its section),
+`findings` (the finding dicts of docs/ARCHITECTURE.md: each with its citation, whom it binds and
+protects, rationale, `also` (the other provisions of its clause type), the requested change
+drafted for this contract (`recommendation`, `redline`, `headline`: tools/detection/redline.py),
+and `memory`: what the retrieved episodes
 remembered of its clause type, whether that pointed to the finding's place and whether the
 current text confirmed it, see agent/provenance.py), `usage` (tool calls, language-model calls,
 stand-in calls, tokens: input tokens include cached input; cache reads and writes also on their
@@ -22,17 +26,23 @@ reader can see each quote inside its clause (`text[start - section.start:...]`).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from agent import provenance
 from memory.records import Outcome
 from tools.contract import Contract
+from tools.detection import advice
+from tools.detection.redline import ContractTerms
 from tools.playbook import Playbook, load_playbook
 
 SEVERITY_ORDER = {"high": 0, "medium": 1, "low": 2, "none": 3}
-VERDICT_ORDER = {"deviation": 0, "missing": 1, "fallback": 2, "standard": 3, "not_applicable": 4}
+VERDICT_ORDER = {"deviation": 0, "missing": 1, "fallback": 2, "standard": 3, "favourable": 4, "not_applicable": 5}
 FINDING_FIELDS = ("clause_type", "section", "citation", "quote", "start", "end", "verdict", "severity",
-                  "binds", "protects", "rationale", "recommendation")
+                  "binds", "protects", "rationale", "recommendation", "also")
+# Verdicts that need no change (a `missing` clause whose absence is the standard needs none either).
+SETTLED = ("standard", "favourable", "not_applicable")
+SUMMARY_SHOWN = 10  # asks listed in the executive summary of text, Markdown and HTML (JSON: all)
 USAGE_FIELDS = ("tool_calls", "model_calls", "stand_in_calls", "input_tokens", "output_tokens",
                 "cache_read_tokens", "cache_write_tokens")
 
@@ -43,6 +53,7 @@ def final_findings(findings: list[dict[str, Any]]) -> list[dict[str, Any]]:
     latest: dict[str, dict[str, Any]] = {}
     for finding in findings:
         latest[finding["clause_type"]] = {k: finding.get(k) for k in FINDING_FIELDS}
+        latest[finding["clause_type"]]["also"] = list(finding.get("also") or [])
     return sorted(latest.values(), key=lambda f: order.get(f["clause_type"], len(order)))
 
 
@@ -73,9 +84,11 @@ def _playbook(state: dict[str, Any]) -> Playbook:
 def build_report(state: dict[str, Any]) -> dict[str, Any]:
     raw_contract = state.get("contract") or {}
     contract = Contract.model_validate(raw_contract) if raw_contract.get("text") else None
+    playbook = _playbook(state)
     findings = provenance.annotate(final_findings(state.get("findings") or []),
-                                   [e["item"] for e in state.get("episodes") or []], contract, _playbook(state),
+                                   [e["item"] for e in state.get("episodes") or []], contract, playbook,
                                    state.get("examined"))
+    drafted(findings, playbook, ContractTerms.of(raw_contract.get("parties"), raw_contract.get("text") or ""))
     outcome = run_outcome(state, findings)
     usage = {k: int((state.get("usage") or {}).get(k, 0)) for k in USAGE_FIELDS}
     covered = {f["clause_type"] for f in findings}
@@ -104,6 +117,7 @@ def build_report(state: dict[str, Any]) -> dict[str, Any]:
         **parties_status((state.get("contract") or {}).get("parties") or {}),
         "incomplete": incomplete,
         "parties": (state.get("contract") or {}).get("parties") or {},
+        "summary": executive_summary(findings),
         "review_loop": {"model_steps": int(state.get("steps") or 0), **(state.get("loop") or {}),
                         "compressions": int(state.get("compressions") or 0),
                         "warnings": list(state.get("warnings") or [])},
@@ -113,6 +127,77 @@ def build_report(state: dict[str, Any]) -> dict[str, Any]:
         "review": state.get("final_review", ""),
         "sections": quoted_sections(state.get("contract") or {}, findings),
     }
+
+
+def asks_change(finding: dict[str, Any]) -> bool:
+    """Whether the finding asks the supplier for a change (a missing clause whose absence is the
+    playbook's standard, severity none, asks for nothing)."""
+    verdict = finding.get("verdict")
+    if verdict == "missing":
+        return (finding.get("severity") or "none") != "none"
+    return verdict in ("deviation", "fallback")
+
+
+def risk_key(finding: dict[str, Any]) -> tuple[int, int]:
+    """The buyer's risk, highest first: severity, then verdict (deviation, missing, fallback)."""
+    return SEVERITY_ORDER.get(finding.get("severity") or "none", 9), VERDICT_ORDER.get(finding.get("verdict") or "", 9)
+
+
+def drafted(findings: list[dict[str, Any]], playbook: Playbook, terms: ContractTerms) -> None:
+    """Each finding's requested change drafted for this contract (tools/detection/redline.py):
+    `recommendation` (the change as a sentence: the provision, its figure, the wording to paste,
+    or why no change), `redline` (the same, structured) and `headline` (its one line)."""
+    for finding in findings:
+        entry = playbook.clauses.get(finding.get("clause_type") or "")
+        if entry is None:
+            continue
+        finding["recommendation"], finding["redline"], finding["headline"] = advice.requested_change(finding, entry, terms)
+
+
+def executive_summary(findings: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The buyer's asks ranked by risk (severity, then verdict), each one line with its section."""
+    ranked = sorted((f for f in findings if asks_change(f)), key=risk_key)
+    return [{"rank": i, "clause_type": f["clause_type"], "severity": f.get("severity"), "verdict": f["verdict"],
+             "section": f.get("section"), "citation": f.get("citation") or "not in the contract",
+             "ask": f.get("headline") or f.get("recommendation") or ""}
+            for i, f in enumerate(ranked, 1)]
+
+
+def summary_lines(report: dict[str, Any], limit: int = SUMMARY_SHOWN) -> list[str]:
+    """The executive summary as plain lines: one per ask, most risky first, then what needs none."""
+    asks = report.get("summary")
+    if asks is None:
+        asks = executive_summary(report.get("findings") or [])
+    lines = [f"{a['rank']}. [{a.get('severity') or 'none'}] {a['ask']}" for a in asks[:limit]]
+    if len(asks) > limit:
+        lines.append(f"... and {len(asks) - limit} more asks in the findings below.")
+    settled = len(report.get("findings") or []) - len(asks)
+    if not asks:
+        lines.append("No change to ask for: every clause type meets the playbook or needs no clause.")
+    elif settled:
+        lines.append(f"No change needed on the other {settled} clause types.")
+    return lines
+
+
+def parties_banner(report: dict[str, Any]) -> str:
+    """One line when the parties were assumed or not identified (what every format shows first)."""
+    known = parties_status(report.get("parties") or {})
+    status = report.get("parties_status") or known["parties_status"]
+    if status == "identified":
+        return ""
+    note = report.get("parties_note") or known["parties_note"]
+    return f"PARTIES {status.upper()}: {note}" if note else f"PARTIES {status.upper()}"
+
+
+def also_lines(finding: dict[str, Any]) -> list[str]:
+    """'also: 11.2 (standard): mutual cap at 12 months' fees' for each other provision of the type."""
+    out = []
+    for other in finding.get("also") or []:
+        where = other.get("citation") or other.get("section") or "elsewhere"
+        verdict = f" ({other['verdict']})" if other.get("verdict") else ""
+        reading = f": {other['reading']}" if other.get("reading") else ""
+        out.append(f"also {where}{verdict}{reading}")
+    return out
 
 
 def _episode(scored: dict[str, Any]) -> dict[str, Any]:
@@ -164,6 +249,11 @@ def quoted_sections(contract: dict[str, Any], findings: list[dict[str, Any]]) ->
     return sections
 
 
+def _cell_line(line: str) -> str:
+    """A summary line safe in Markdown (contract text may hold `*`, `_`, `|` or brackets)."""
+    return re.sub(r"([*_`|\\<\[\]])", r"\\\1", line)
+
+
 def _cell(text: Any) -> str:
     return str(text if text is not None else "-").replace("|", "\\|").replace("\n", " ")
 
@@ -205,11 +295,8 @@ def parties_status(parties: dict[str, Any]) -> dict[str, str]:
 
 
 def parties_line(parties: dict[str, Any]) -> str:
-    """'Reviewed for the buyer, X ("Customer"); supplier: Y ("Vendor") (from ...)', or, when the
-    parties are unknown or assumed, a banner saying so and asking for --we."""
-    known = parties_status(parties or {})
-    if known["parties_status"] != "identified":
-        return f"PARTIES {known['parties_status'].upper()}: {known['parties_note']}"
+    """'Reviewed for the buyer, X ("Customer"); supplier: Y ("Vendor") (from ...)', or what is known
+    when they were not identified (`parties_banner` says so first and asks for --we)."""
     if not parties or not (parties.get("buyer") or parties.get("supplier")):
         how = (parties or {}).get("how") or "no parties found in the preamble or signature blocks"
         return f"Parties: not identified ({how}); clauses are read by their role words (buyer, customer, supplier ...)"
@@ -240,25 +327,23 @@ def render_markdown(report: dict[str, Any]) -> str:
         "",
         f"Run `{report['run_id']}` · outcome **{report['outcome']}** · {usage_line(usage)}",
         "",
-        parties_line(parties),
-        "",
     ]
+    banner = parties_banner(report)
+    if banner:
+        lines += [f"**{banner}**", ""]
+    lines += [parties_line(parties), ""]
     incomplete = report.get("incomplete")
     if incomplete:
         missing = ", ".join(incomplete.get("open_clause_types") or []) or "none"
         lines += [f"**Review incomplete:** {incomplete.get('reason')}; no finding for: {missing}.", ""]
-    findings = sorted(
-        report["findings"],
-        key=lambda f: (VERDICT_ORDER.get(f["verdict"], 9), SEVERITY_ORDER.get(f["severity"] or "none", 9)),
-    )
-    lines += ["| verdict | severity | clause | where |", "|---|---|---|---|"]
+    lines += ["## Executive summary: what to ask for", "", *[_cell_line(line) for line in summary_lines(report)], ""]
+    findings = sorted(report["findings"], key=lambda f: (VERDICT_ORDER.get(f["verdict"], 9), SEVERITY_ORDER.get(f["severity"] or "none", 9)))
+    lines += ["## Findings", "", "| verdict | severity | clause | where |", "|---|---|---|---|"]
     for f in findings:
         where = f.get("citation") or ("not in the contract" if f["verdict"] == "missing" else "-")
         lines.append(f"| {f['verdict']} | {_cell(f['severity'])} | {f['clause_type']} | {_cell(where)} |")
     lines += ["", "## What to ask for", ""]
-    for f in findings:
-        if f["verdict"] in ("standard", "not_applicable"):
-            continue
+    for f in sorted((f for f in findings if asks_change(f)), key=risk_key):
         lines.append(f"**{f['clause_type']}** ({f['verdict']}, {f['severity']}): {f.get('recommendation') or ''}")
         detail = []
         if f.get("quote"):
@@ -269,13 +354,16 @@ def render_markdown(report: dict[str, Any]) -> str:
             detail.append(f"- The clause {stance}.")
         if f.get("rationale"):
             detail.append(f"- Why: {f['rationale']}")
+        detail += [f"- {line}" for line in also_lines(f)]
         if provenance.memory_note(f):
             detail.append(f"- {provenance.memory_note(f)}")
         lines += ["", *detail, ""]
-    settled = [f for f in findings if f["verdict"] in ("standard", "not_applicable")]
+    settled = [f for f in findings if not asks_change(f)]
     if settled:
         lines += ["## No change needed", ""]
-        lines += [f"- **{f['clause_type']}** ({f['verdict']}): {f.get('rationale') or f.get('recommendation') or ''}" for f in settled]
+        for f in settled:
+            lines.append(f"- **{f['clause_type']}** ({f['verdict']}): {f.get('recommendation') or f.get('rationale') or ''}")
+            lines += [f"  - {line}" for line in also_lines(f)]
     lines += ["", memory_used_line(report)]
     extraction = report["memory"].get("extraction") or {}
     if extraction.get("status") == "failed":

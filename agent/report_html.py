@@ -8,13 +8,25 @@ every piece of contract, model or memory text is HTML-escaped (contracts can be 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from html import escape
 from typing import Any
 
 from agent.provenance import memory_note
-from agent.report import SEVERITY_ORDER, VERDICT_ORDER, parties_line, usage_line, who
+from agent.report import (
+    SEVERITY_ORDER,
+    VERDICT_ORDER,
+    also_lines,
+    asks_change,
+    parties_banner,
+    parties_line,
+    risk_key,
+    summary_lines,
+    usage_line,
+    who,
+)
 from tools.playbook import Playbook, load_playbook
 
 SEVERITY_LABELS = {"high": "High severity", "medium": "Medium severity", "low": "Low severity", "none": "No issue"}
@@ -71,6 +83,15 @@ details { margin-top: 6px; } summary { cursor: pointer; color: var(--muted); fon
 .prose { white-space: pre-wrap; overflow-wrap: anywhere; }
 footer { color: var(--muted); font-size: .85rem; text-align: center; }
 nav ol { margin: 0 0 20px; }
+.banner { border: 1px solid var(--medium); background: var(--medium-bg); color: var(--medium); border-radius: 8px;
+  padding: 8px 12px; font-weight: 600; }
+.executive { border: 1px solid var(--line); border-radius: 8px; padding: 4px 16px 10px; margin: 14px 0; }
+.executive ol { padding-left: 22px; margin: 6px 0; } .executive li { margin: 4px 0; overflow-wrap: anywhere; }
+.executive .sev { font-size: .75rem; font-weight: 700; text-transform: uppercase; padding: 1px 6px; border-radius: 4px; margin-right: 4px; }
+.no-change { margin: 6px 0; color: var(--none); }
+ul.also { margin: 6px 0 0; padding-left: 20px; font-size: .9rem; color: var(--muted); }
+table.closing { border-collapse: collapse; width: 100%; font-size: .9rem; }
+table.closing th, table.closing td { border-bottom: 1px solid var(--line); padding: 5px 8px; text-align: left; vertical-align: top; overflow-wrap: anywhere; }
 @media print { body { background: #fff; } .report { border: 0; padding: 0; } .finding { break-inside: avoid; } }
 """
 
@@ -147,7 +168,8 @@ def _clause_block(finding: dict[str, Any], section: dict[str, Any] | None) -> st
     )
 
 
-def _finding(finding: dict[str, Any], sections: dict[str, Any], playbook: Playbook, parties: dict[str, Any]) -> str:
+def _finding(finding: dict[str, Any], sections: dict[str, Any], playbook: Playbook, parties: dict[str, Any],
+             anchor: str = "r1") -> str:
     clause_type = finding.get("clause_type") or ""
     section_id = finding.get("section")
     section = sections.get(section_id) if section_id else None
@@ -159,16 +181,21 @@ def _finding(finding: dict[str, Any], sections: dict[str, Any], playbook: Playbo
         where = f' <span class="where">section {_e(section_id)}{" · " + _e(title) if title else ""}</span>'
     verdict = finding.get("verdict") or ""
     parts = [
-        f'<article class="finding verdict-{_e(verdict)}" data-clause="{_e(clause_type)}">',
+        f'<article class="finding verdict-{_e(verdict)}" data-clause="{_e(clause_type)}" id="{_e(anchor)}-{_e(clause_type)}">',
         f'<h3><span class="verdict">{_e(verdict)}</span>{_e(_clause_title(playbook, clause_type))}{where}</h3>',
     ]
-    if verdict not in ("standard", "not_applicable") and finding.get("recommendation"):
-        parts.append(f'<p class="recommendation"><strong>Recommendation:</strong> {_e(finding["recommendation"])}</p>')
+    if asks_change(finding) and finding.get("recommendation"):
+        parts.append(f'<p class="recommendation"><strong>Requested change:</strong> {_e(finding["recommendation"])}</p>')
+    elif finding.get("recommendation"):
+        parts.append(f'<p class="no-change">{_e(finding["recommendation"])}</p>')
     stance = who(finding, parties)
     if stance:
         parts.append(f'<p class="stance">The clause {_e(stance)}.</p>')
-    if finding.get("rationale"):
+    if finding.get("rationale"):  # the reasoning: what the clause says, whom it binds, the playbook comparison
         parts.append(f'<p class="rationale"><strong>Why:</strong> {_e(finding["rationale"])}</p>')
+    also = also_lines(finding)
+    if also:
+        parts.append('<ul class="also">' + "".join(f"<li>{_e(line)}</li>" for line in also) + "</ul>")
     standard = _standard_position(playbook, clause_type)
     if standard and verdict not in ("standard", "not_applicable"):
         parts.append(f'<p class="standard">Buyer\'s standard position: {_e(standard)}</p>')
@@ -204,7 +231,7 @@ def _findings(report: dict[str, Any], anchor: str, playbook: Playbook) -> str:
         html.append(
             f'<section class="group severity-{severity}" id="{anchor}-{severity}">'
             f'<h2 class="sev-{severity}">{_e(SEVERITY_LABELS.get(severity, "Other severity"))} ({len(items)})</h2>'
-            + "".join(_finding(f, sections, playbook, parties) for f in items)
+            + "".join(_finding(f, sections, playbook, parties, anchor) for f in items)
             + "</section>"
         )
     return "".join(html)
@@ -272,6 +299,59 @@ def _plain(value: Any) -> str:
     return "nothing" if value is None else str(value)
 
 
+def _executive(report: dict[str, Any], anchor: str) -> str:
+    """The buyer's asks ranked by risk, one line each with its section, linked to the finding."""
+    asks = report.get("summary")
+    if asks is None:
+        asks = [{"rank": i, "clause_type": f["clause_type"], "severity": f.get("severity"), "ask": f.get("recommendation") or ""}
+                for i, f in enumerate(sorted((f for f in report.get("findings") or [] if asks_change(f)), key=risk_key), 1)]
+    shown = summary_lines(report)
+    items = "".join(
+        f'<li><span class="sev sev-{_e(a.get("severity") or "none")}">{_e(a.get("severity") or "none")}</span> '
+        f'<a href="#{anchor}-{_e(a["clause_type"])}">{_e(a["ask"])}</a></li>'
+        for a in asks[: len(shown)] if a.get("ask"))
+    rest = [line for line in shown if not line[:1].isdigit()]
+    return ('<section class="executive"><h2>Executive summary: what to ask for</h2>'
+            + (f"<ol>{items}</ol>" if items else "")
+            + "".join(f"<p>{_e(line)}</p>" for line in rest) + "</section>")
+
+
+def _closing(report: dict[str, Any], playbook: Playbook) -> str:
+    """The closing summary: a table of every clause type (title, verdict, severity, where, the
+    change asked or none), then the reviewer's closing text with clause ids named by their titles."""
+    rows = "".join(
+        f"<tr><td>{_e(_clause_title(playbook, f['clause_type']))}</td><td>{_e(_VERDICT_WORDS.get(f['verdict'], f['verdict']))}</td>"
+        f"<td>{_e(f.get('severity') or 'none')}</td><td>{_e(f.get('citation') or 'not in the contract')}</td>"
+        f"<td>{_e(f.get('headline') or f.get('recommendation') or '') if asks_change(f) else 'none'}</td></tr>"
+        for f in sorted(report.get("findings") or [], key=risk_key))
+    html = ['<section class="review-text"><h2>Summary</h2>']
+    if rows:
+        html.append('<table class="closing"><thead><tr><th>Clause</th><th>Verdict</th><th>Severity</th><th>Where</th>'
+                    f"<th>Change asked</th></tr></thead><tbody>{rows}</tbody></table>")
+    review = _readable(report.get("review") or "", playbook).strip()
+    if review:
+        first, _, rest = review.partition("\n")
+        html.append(f'<p class="prose">{_e(first)}</p>')
+        if rest.strip():
+            html.append(f'<details><summary>The reviewer\'s closing text in full</summary><div class="prose">{_e(review)}</div></details>')
+    html.append("</section>")
+    return "".join(html)
+
+
+_VERDICT_WORDS = {"deviation": "deviation", "missing": "missing", "fallback": "fallback (acceptable)",
+                  "standard": "standard", "favourable": "favourable", "not_applicable": "not applicable"}
+
+
+def _readable(text: str, playbook: Playbook) -> str:
+    """Model text with the playbook's clause ids ("liability_cap") named by their titles."""
+    ids = sorted(playbook.clauses, key=len, reverse=True)
+    if not ids:
+        return text
+    pattern = re.compile(r"\b(" + "|".join(map(re.escape, ids)) + r")\b")
+    text = pattern.sub(lambda m: _clause_title(playbook, m.group(1)), text)
+    return re.sub(r"\bnot_applicable\b", "not applicable", text)
+
+
 def _report(report: dict[str, Any], index: int, playbook: Playbook) -> str:
     anchor = f"r{index}"
     usage = report.get("usage") or {}
@@ -280,11 +360,13 @@ def _report(report: dict[str, Any], index: int, playbook: Playbook) -> str:
         f'<span class="badge outcome-{_e(outcome)}">{_e(outcome)}</span> · run <code>{_e(report.get("run_id"))}</code>'
         f' · {_e(usage_line(usage))}</p><p class="meta parties">{_e(parties_line(report.get("parties") or {}))}'
     )
-    review = report.get("review") or ""
+    banner = parties_banner(report)
     return (
         f'<article class="report" id="{anchor}"><h1>Contract review: {_e(report.get("contract"))}</h1>'
-        f'<p class="meta">{meta}</p>{_findings(report, anchor, playbook)}{_memory(report)}'
-        + (f'<section class="review-text"><h2>Reviewer\'s summary</h2><div class="prose">{_e(review)}</div></section>' if review else "")
+        f'<p class="meta">{meta}</p>'
+        + (f'<p class="banner parties-{_e(report.get("parties_status"))}">{_e(banner)}</p>' if banner else "")
+        + f"{_executive(report, anchor)}<h2>Findings</h2>{_findings(report, anchor, playbook)}{_memory(report)}"
+        + _closing(report, playbook)
         + "</article>"
     )
 

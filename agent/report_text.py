@@ -1,8 +1,10 @@
 """The review report for a terminal: one table where the terminal is wide, a short block per
 finding where it is not (80 columns, or piped into a log or a pager, which rich sizes at 80).
 
-Every line fits the width it is rendered for; quotes are cut to a few lines (the whole quote is
-in `--format markdown | json | html`). Markdown for files is agent/report.py, HTML
+Every line fits the width it is rendered for; quotes are cut to a few lines and each requested
+change is its one-line headline (the whole quote and the whole redline are in
+`--format markdown | json | html`). The executive summary (the buyer's asks ranked by risk)
+comes first. Markdown for files is agent/report.py, HTML
 agent/report_html.py.
 """
 
@@ -17,7 +19,17 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from agent.report import SEVERITY_ORDER, VERDICT_ORDER, memory_used_line, parties_line, usage_line
+from agent.report import (
+    SEVERITY_ORDER,
+    VERDICT_ORDER,
+    also_lines,
+    asks_change,
+    memory_used_line,
+    parties_banner,
+    parties_line,
+    summary_lines,
+    usage_line,
+)
 
 # From this many columns up the findings are one table; below, one block each.
 WIDE_COLUMNS = 120
@@ -25,7 +37,9 @@ WIDE_COLUMNS = 120
 QUOTE_LINES = {"deviation": 3, "missing": 3, "fallback": 3}
 STANDARD_QUOTE_LINES = 1
 RECOMMENDATION_LINES = 4
-VERDICT_STYLE = {"deviation": "bold red", "missing": "bold red", "fallback": "yellow", "standard": "green"}
+SUMMARY_LINES = 2
+VERDICT_STYLE = {"deviation": "bold red", "missing": "bold red", "fallback": "yellow", "standard": "green",
+                 "favourable": "green"}
 ASKS_FOR_CHANGE = ("deviation", "missing", "fallback")
 INDENT = "  "
 
@@ -77,9 +91,11 @@ def heading(report: dict[str, Any], width: int) -> Text:
     for finding in report["findings"]:
         counts[finding["verdict"]] = counts.get(finding["verdict"], 0) + 1
     tally = ", ".join(f"{n} {verdict}" for verdict, n in sorted(counts.items(), key=lambda kv: VERDICT_ORDER.get(kv[0], 9)))
+    banner = parties_banner(report)
     lines = [
         f"Run {report['run_id']} · outcome {report['outcome']}",
         usage_line(usage),
+        *([banner] if banner else []),
         parties_line(report.get("parties") or {}),
         f"{len(report['findings'])} findings: {tally}" if tally else "no findings",
     ]
@@ -92,6 +108,21 @@ def heading(report: dict[str, Any], width: int) -> Text:
     text = Text(f"Contract review: {report['contract']}\n", style="bold")
     text.append("\n".join("\n".join(textwrap.wrap(line, width)) for line in lines))
     return text
+
+
+def summary_block(report: dict[str, Any], width: int) -> Text:
+    """The executive summary: the buyer's asks ranked by risk, one line each (cut to the width)."""
+    text = Text("Executive summary: what to ask for", style="bold")
+    for line in summary_lines(report):  # an ask on one line where it fits, two where the terminal is narrow
+        lines = clip(line, width - len(INDENT), SUMMARY_LINES) if line[:1].isdigit() else clip(line, width, 1)
+        text.append("\n" + f"\n{INDENT}".join(lines))
+    return text
+
+
+def change(finding: dict[str, Any]) -> str:
+    """The requested change in a line or two: its one-line headline (the whole redline, which
+    quotes the clause, is in markdown, html and json)."""
+    return str(finding.get("headline") or finding.get("recommendation") or "")
 
 
 def finding_block(finding: dict[str, Any], report: dict[str, Any], width: int) -> Text:
@@ -109,11 +140,14 @@ def finding_block(finding: dict[str, Any], report: dict[str, Any], width: int) -
         quote_lines = QUOTE_LINES.get(verdict, STANDARD_QUOTE_LINES)
         for line in clip(f"“{finding['quote']}”", inner, quote_lines):
             text.append(f"\n{INDENT}{line}", style="italic")
-    if verdict in ASKS_FOR_CHANGE and finding.get("recommendation"):
-        for i, line in enumerate(clip(finding["recommendation"], inner - 2, RECOMMENDATION_LINES)):
+    if asks_change(finding) and change(finding):
+        for i, line in enumerate(clip(change(finding), inner - 2, RECOMMENDATION_LINES)):
             text.append(f"\n{INDENT}{'→ ' if i == 0 else '  '}{line}")
-    if verdict in ASKS_FOR_CHANGE and finding.get("rationale"):
+    if asks_change(finding) and finding.get("rationale"):
         for line in clip(f"Why: {finding['rationale']}", inner, 2):
+            text.append(f"\n{INDENT}{line}", style="dim")
+    for also in also_lines(finding):
+        for line in clip(also, inner, 1):
             text.append(f"\n{INDENT}{line}", style="dim")
     return text
 
@@ -133,12 +167,15 @@ def findings_table(report: dict[str, Any], width: int) -> Table:
         table.add_column(name, width=size, no_wrap=name in ("verdict", "severity", "clause", "section"))
     for f in findings:
         lines = QUOTE_LINES.get(f["verdict"], STANDARD_QUOTE_LINES)
-        recommendation = f.get("recommendation") if f["verdict"] in ASKS_FOR_CHANGE else ""
+        recommendation = change(f) if asks_change(f) else ""
+        also = also_lines(f)
+        if also:  # the other provisions of the type, after the quote
+            lines += 1
         # Text cells, never markup strings: contract text may hold `[bold]` or a stray `[/]`.
         table.add_row(
             Text(f["verdict"], style=VERDICT_STYLE.get(f["verdict"], "")), Text(f.get("severity") or "-"),
             Text(f["clause_type"]), Text(short_where(f)),
-            Text("\n".join(clip(f["quote"] or "-", quote_width, lines))),
+            Text("\n".join(clip(f["quote"] or "-", quote_width, lines - bool(also)) + [clip(a, quote_width, 1)[0] for a in also[:3]])),
             Text("\n".join(clip(recommendation or "", recommendation_width, RECOMMENDATION_LINES))),
         )
     return table
@@ -146,7 +183,7 @@ def findings_table(report: dict[str, Any], width: int) -> Table:
 
 def render_terminal(report: dict[str, Any], width: int) -> RenderableType:
     """The report laid out for a terminal `width` columns wide."""
-    parts: list[RenderableType] = [heading(report, width), Text()]
+    parts: list[RenderableType] = [heading(report, width), Text(), summary_block(report, width), Text()]
     if width >= WIDE_COLUMNS:
         parts += [findings_table(report, width), Text()]
     else:

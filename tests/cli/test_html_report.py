@@ -74,12 +74,15 @@ def test_each_quote_is_highlighted_inside_its_clause_text(hostile_report):
     assert cap.find("h3").text().startswith("deviation") and "Section 9.2 (Limitation of Liability)" in cap.find("h3").text()
     assert "0.5" in cap.find("p", "rationale").text() and "playbook's fallback" in cap.find("p", "rationale").text()
     assert cap.find("p", "stance").text().startswith("The clause binds ")
-    assert cap.find("p", "recommendation").text().startswith("Recommendation: Section 9.2 (Limitation of Liability): ")
+    assert cap.find("p", "recommendation").text().startswith("Requested change: Section 9.2 (Limitation of Liability): ")
     # The hostile paragraphs of section 9.2 sit around the highlighted quote, as plain text.
     clause = cap.find("blockquote", "clause").text()
     assert HOSTILE_MARKUP in clause and "<style>body{display:none}</style>" in clause
     assert HOSTILE_MARKUP not in cap.find("mark", "quote").text()
-    assert "Ask for a cap on the supplier's liability of at least 2x" in cap.find("p", "recommendation").text()
+    # the requested change is a redline of this clause: its own words, the figure moved to the playbook's 2x
+    asked = cap.find("p", "recommendation").text()
+    assert 'replace "Subject to clause 9.3' in asked and "fifty per cent (50%)" in asked
+    assert "two hundred per cent (200%)" in asked and "Ask for" not in asked
 
 
 def test_long_sections_show_an_excerpt_and_fold_the_full_text(hostile_report):

@@ -4,12 +4,16 @@ in this contract (the recommendation), written from what was read, never the pla
 rationale:       where it was read, what it says (the figure), whom it binds and protects, and how
                  that compares with the playbook's standard and fallback positions;
 recommendation:  what this contract says now (its figure or wording) and the change to ask for
-                 (the playbook entry's `ask`, with its thresholds filled in).
+                 (the playbook entry's `ask`, with its thresholds filled in): what the tools answer
+                 while the review runs;
+requested_change: the report's requested change, drafted for this contract: a redline in the
+                 contract's own words and defined terms (tools/detection/redline.py).
 """
 
 from __future__ import annotations
 
 from tools.detection.parties import Parties
+from tools.detection.redline import ContractTerms, draft
 from tools.playbook import PlaybookEntry
 
 
@@ -72,3 +76,12 @@ def not_applicable_advice(entry: PlaybookEntry) -> tuple[str, str]:
     what = entry.title[:1].lower() + entry.title[1:]
     return (f"Not applicable: {reason}, so no {what} clause is needed.",
             f"No change needed: {reason}. Add {what} terms if the deal later involves it.")
+
+
+def requested_change(finding: dict, entry: PlaybookEntry, terms: ContractTerms) -> tuple[str, dict[str, str], str]:
+    """(recommendation, redline, headline) drafted for this contract from a finding's quote,
+    citation and verdict and the contract's defined terms (tools/detection/redline.py): the
+    requested change names the provision and its figure and gives wording to paste; "no change"
+    says why in one line. The headline is the one-line ask of the executive summary."""
+    redline = draft(finding, entry, terms)
+    return redline.sentence(), redline.as_dict(), redline.headline(entry.title)
