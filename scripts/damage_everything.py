@@ -10,8 +10,11 @@ the command a user runs next is run. A damage passes when the command either exi
 episode of the folder still there, or exits with the code docs/OPERATING.md documents for it and
 says so in one line on stderr; and then the documented recovery (if any) brings every episode back.
 
-`DAMAGES` is the list to extend: a damage is a function of the data folder plus what is expected
-(clock damages, e.g., add entries with their own `env` for the command).
+`DAMAGES` is the list to extend: a damage is a function of the data folder plus what is expected.
+The clock damages (a clock behind or ahead, before 1970, centuries ahead) are
+scripts/clock_damages.py's `DAMAGES`, run after these on data folders of their own (they inject a
+skewed clock into the run, which a copy of a finished folder cannot have); `--only clock-behind`
+picks one of them too.
 Exit code: 0 when every damage passed, 1 otherwise (a table says which and why).
 """
 
@@ -82,13 +85,19 @@ def flip_index(home: Path) -> None:
         path.write_bytes(bytes(data))
 
 
+def key_file(home: Path) -> Path:
+    """The folder's checkpoint key file: beside the data folder, never in it (issue 31), set for
+    every command by CONTRACT_AGENT_CHECKPOINT_KEY_FILE."""
+    return home.parent / "checkpoint.key"
+
+
 def swap_key(home: Path) -> None:
-    key = home / "checkpoint.key"
+    key = key_file(home)
     key.write_bytes(random.Random(32).randbytes(len(key.read_bytes())))
 
 
 def delete_key(home: Path) -> None:
-    (home / "checkpoint.key").unlink()
+    key_file(home).unlink()
 
 
 def truncate_main(home: Path) -> None:
@@ -110,7 +119,7 @@ def older_copy(home: Path) -> None:
 
 
 def _put_key_back(home: Path) -> None:
-    shutil.copy2(home.parent / "checkpoint.key.saved", home / "checkpoint.key")
+    shutil.copy2(home.parent / "checkpoint.key.saved", key_file(home))
 
 
 RESTORE = ("memory", "restore", f"../{BACKUP}")
@@ -119,11 +128,11 @@ DAMAGES: list[Damage] = [
     Damage("delete-wal", "the write-ahead log (-wal, -shm) deleted after finished runs", delete_wal, 0),
     Damage("flip-index", "random bytes flipped inside every vector index file", flip_index, 0,
            says=r"vector index .* is damaged .*rebuilding", command=SEARCH),
-    Damage("swap-key", "another checkpoint key written into checkpoint.key", swap_key, 3,
+    Damage("swap-key", "another checkpoint key written into the key file", swap_key, 3,
            says=r"another key", command=("resume", "{run}"),
            restore_after=_put_key_back, recover=LIST),
-    Damage("delete-key", "checkpoint.key deleted while checkpoints need it", delete_key, 3,
-           says=r"checkpoint\.key.*missing", command=("resume", "{run}"),
+    Damage("delete-key", "the key file deleted while checkpoints need it", delete_key, 3,
+           says=r"checkpoint key is missing", command=("resume", "{run}"),
            restore_after=_put_key_back, recover=LIST),
     Damage("truncate-main", "memory.sqlite cut to half its size", truncate_main, 4, says=r"truncated",
            recover=RESTORE),
@@ -153,7 +162,7 @@ class Result:
 def cli(home: Path, *argv: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     """`contract-review ARGV` in a fresh process, in `home`, as a user runs it."""
     environ = {**os.environ, **BASE_ENV, "CONTRACT_AGENT_HOME": str(home), "PYTHONPATH": str(REPO),
-               **(env or {})}
+               "CONTRACT_AGENT_CHECKPOINT_KEY_FILE": str(key_file(home)), **(env or {})}
     return subprocess.run([sys.executable, "-m", "cli.main", *argv], env=environ, cwd=home, capture_output=True,
                           text=True, timeout=600)
 
@@ -179,7 +188,7 @@ def prepare(root: Path) -> tuple[Path, list[str]]:
     done = cli(home, "memory", "backup", str(root / BACKUP))
     if done.returncode != 0:
         raise RuntimeError(f"memory backup failed: {done.stderr.strip()}")
-    shutil.copy2(home / "checkpoint.key", root / "checkpoint.key.saved")
+    shutil.copy2(key_file(home), root / "checkpoint.key.saved")
     kept = episodes(home)
     if not kept:
         raise RuntimeError("the reviews left no episode")
@@ -203,7 +212,7 @@ def attempt(damage: Damage, root: Path, home: Path, kept: list[str]) -> Result:
     folder = root / damage.name / "home"
     shutil.copytree(home, folder)
     shutil.copy2(root / BACKUP, folder.parent / BACKUP)
-    for name in ("checkpoint.key.saved", EARLIER):
+    for name in ("checkpoint.key.saved", "checkpoint.key", EARLIER):
         shutil.copy2(root / name, folder.parent / name)
     damage.apply(folder)
     done = cli(folder, *(arg.replace("{run}", kept[0]) for arg in damage.command), env=damage.env)
@@ -244,19 +253,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", action="append", help="run only this damage (repeatable)")
     parser.add_argument("--keep", type=Path, help="work in this folder and keep it (default: a temporary one)")
     args = parser.parse_args(argv)
+    from scripts import clock_damages
+
     chosen = [d for d in DAMAGES if not args.only or d.name in args.only]
-    if args.only and len(chosen) != len(set(args.only)):
-        parser.error(f"unknown damage; known: {', '.join(d.name for d in DAMAGES)}")
+    clocks = [(name, fn) for name, fn in clock_damages.DAMAGES if not args.only or name in args.only]
+    if args.only and len(chosen) + len(clocks) != len(set(args.only)):
+        known = [d.name for d in DAMAGES] + [name for name, _ in clock_damages.DAMAGES]
+        parser.error(f"unknown damage; known: {', '.join(known)}")
     with tempfile.TemporaryDirectory(prefix="damage-") as scratch:
         root = args.keep or Path(scratch)
         root.mkdir(parents=True, exist_ok=True)
-        results = run(root, chosen)
+        results = run(root, chosen) if chosen else []
+        skewed = [fn(root / "clock" / name) for name, fn in clocks]
     for r in results:
         status = "ok  " if r.passed else "FAIL"
         print(f"{status} {r.damage:14} exit {r.exit_code} (documented {r.expected})  {r.seconds:5.1f}s  {r.line[:110]}")
         for problem in r.problems:
             print(f"     {problem}")
-    return 0 if all(r.passed for r in results) else 1
+    for c in skewed:
+        codes = ",".join(map(str, c.exit_codes))
+        print(f"{'ok  ' if c.ok else 'FAIL'} {c.name:14} exits {codes}  lost {len(c.lost)}  {c.detail[:110]}")
+    return 0 if all(r.passed for r in results) and all(c.ok for c in skewed) else 1
 
 
 if __name__ == "__main__":
