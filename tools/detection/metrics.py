@@ -60,15 +60,37 @@ def _at_most(value: float, m: Metric, what: str) -> Judgement:
 
 
 # ---------------------------------------------------------------- liability cap
-_FEES = _rx(r"\b(?:fees|charges|amounts?|prices?|sums?|consideration|compensation|contract\s+(?:value|price))\b.{0,40}?\b(?:paid|payable|received|invoiced)|\b(?:fees|charges)\b")
+_FEES = _rx(r"\b(?:fees?|charges?|amounts?|prices?|sums?|consideration|compensation|contract\s+(?:value|price))\b.{0,40}?\b(?:paid|payable|received|invoiced)|\b(?:fees?|charges?)\b")
 _PERIOD = _rx(r"\b(?:in|during|for)\s+the\s+(?P<dur>.{0,40}?(?:months?|years?))\s+(?:immediately\s+)?(?:preceding|prior|before)")
+# the fee the multiple counts, when it is a periodic one: "24 times the monthly fee", "three times the Monthly Charges"
+_FEE_PERIOD = _rx(r"^\W*(?:the\s+|its\s+|such\s+)?(?:then[\s-]current\s+|average\s+|applicable\s+|total\s+)?(?P<per>monthly|quarterly|annual|yearly|weekly)\s+"
+                  r"(?:service\s+|subscription\s+|licen[cs]e\s+|hosting\s+|support\s+|maintenance\s+)?(?:fees?|charges?|payments?|amounts?)")
+_PER_MONTHS = {"weekly": 7 / 30, "monthly": 1.0, "quarterly": 3.0, "annual": 12.0, "yearly": 12.0}
+# liability kept only for the worst fault: "shall be liable only for its gross negligence", "shall not be liable
+# for any loss unless caused by its wilful misconduct" (not a carve-out from a cap or from indirect damages)
+_GROSS = r"(?:gross(?:ly)?\s+neglig\w*|wil(?:l)?ful\s+(?:misconduct|default)|intentional\s+misconduct|fraud\w*|bad\s+faith)"
+_ONLY_GROSS = _rx(rf"\b(?:liable|liability|responsible)\b[^.;]{{0,60}}?\b(?:only|solely|exclusively)\b[^.;]{{0,80}}?\b{_GROSS}"
+                  rf"|\b(?:not|no)\s+(?:be\s+)?(?:liable|liability|responsible)\b(?![^.;]{{0,120}}?\b(?:indirect|incidental|consequential|special|punitive|exemplary|lost\s+profits?)\b)"
+                  rf"[^.;]{{0,120}}?\b(?:unless|save\s+(?:where|to\s+the\s+extent)|except\s+(?:where|to\s+the\s+extent|(?:in\s+(?:the\s+)?(?:case|event)\s+of|for)))\s+(?:\w+\s+){{0,5}}?{_GROSS}")
 
 
 def cap_multiple(m: Metric, text: str) -> Judgement:
+    judged = _cap_multiple(m, text)
+    if _ONLY_GROSS.search(text):
+        figure = f"; {judged.rationale}" if judged.value is not None else ""
+        return Judgement("deviation", "the supplier is liable only for gross negligence or wilful misconduct, not for ordinary "
+                         f"negligence or breach{figure}", judged.value)
+    return judged
+
+
+def _cap_multiple(m: Metric, text: str) -> Judgement:
     multiple: float | None = None
+    per: str | None = None
     for q in find_multiples(text):
         if _FEES.search(text[q.end : q.end + 120]):
             multiple = q.value
+            fee = _FEE_PERIOD.search(text[q.end : q.end + 80])
+            per = fee.group("per").lower() if fee else None
             break
     if multiple is None:
         for q in find_percents(text):
@@ -84,6 +106,9 @@ def cap_multiple(m: Metric, text: str) -> Judgement:
         if _rx(r"\bunlimited|not\s+(?:be\s+)?(?:subject\s+to\s+any\s+)?(?:cap|limit)").search(text):
             return Judgement("standard", "liability is not capped below the fees", None)
         return Judgement("fallback", "a limitation of liability without a readable cap amount; check it by hand", None)
+    if per is not None and per not in ("annual", "yearly"):
+        months = _PER_MONTHS[per]
+        return _at_least(round(multiple * months / 12, 3), m, f"cap of {multiple:g}x the {per} fee, i.e. annual-fee multiple")
     period = _PERIOD.search(text)
     if period:
         durations = find_durations(period.group("dur"))
