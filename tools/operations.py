@@ -42,6 +42,11 @@ def _unknown_clause_type(playbook: Playbook, clause_type: str) -> dict:
     return {"error": f"unknown clause type {clause_type!r}; use one of: {', '.join(playbook.clause_types)}"}
 
 
+def _listed(provision: dict) -> dict:
+    """A provision as the tools list it for a model: where, the verdict, whose, one line (no offsets)."""
+    return {k: v for k, v in also_entry(provision).items() if k not in ("start", "end")}
+
+
 def list_sections_data(contract: Contract) -> dict:
     """The sections, and who the parties are (the buyer is the party we review for)."""
     parties = parties_of(contract)
@@ -77,7 +82,7 @@ def find_clauses_data(contract: Contract, playbook: Playbook, clause_type: str) 
         ranked = provisions(contract, entry)
         # every provision of the type in the contract, read, in the order the finding is chosen
         # (the first is the one worst for the buyer): a model chooses with all of them in view
-        result["provisions"] = [also_entry(p) for p in ranked]
+        result["provisions"] = [_listed(p) for p in ranked]
         if ranked:
             # the sections in that order, so a caller that assesses the first candidate assesses the finding
             first = list(dict.fromkeys(p["section"] for p in ranked))
@@ -114,7 +119,9 @@ def assess_clause_data(contract: Contract, playbook: Playbook, clause_type: str,
               "rationale": finding["rationale"]}
     entry = playbook.entry(clause_type)
     # every provision of the type in the contract, worst for the buyer first (what find_clauses lists)
-    result["provisions"] = [also_entry(p) for p in provisions(contract, entry)]
+    ranked = provisions(contract, entry)
+    if len(ranked) > 1:
+        result["provisions"] = [_listed(p) for p in ranked]
     metric = entry.metric.name if entry.metric else None
     if not stance.matches_interest(metric, finding["binds"], finding["protects"]):
         # this is the other side's clause (the buyer's own cap, the buyer's insurance): say where the

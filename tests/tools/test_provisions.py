@@ -197,8 +197,7 @@ def test_the_tools_list_every_provision_with_its_reading_in_the_finding_order():
     listed = find_clauses_data(contract, PLAYBOOK, "liability_cap")["provisions"]
     assert [p["section"] for p in listed][:2] == ["15.6", "9.1"]
     assert all(p["reading"] and p["verdict"] in VERDICTS for p in listed)
-    assert listed == [p for p in provisions(contract, PLAYBOOK.entry("liability_cap"))
-                      for p in [{k: p[k] for k in listed[0]}]]
+    assert listed == [{k: p[k] for k in listed[0]} for p in provisions(contract, PLAYBOOK.entry("liability_cap"))]
     # assessing the mutual cap (where memory may point) names the worse provision: the contract chooses
     looked = assess_clause_data(contract, PLAYBOOK, "liability_cap", "9")
     assert looked["elsewhere"]["section"] == "15.6"
