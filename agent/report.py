@@ -29,9 +29,10 @@ from tools.contract import Contract
 from tools.playbook import Playbook, load_playbook
 
 SEVERITY_ORDER = {"high": 0, "medium": 1, "low": 2, "none": 3}
-VERDICT_ORDER = {"deviation": 0, "missing": 1, "fallback": 2, "standard": 3, "not_applicable": 4}
+VERDICT_ORDER = {"deviation": 0, "missing": 1, "fallback": 2, "standard": 3, "favourable": 4, "not_applicable": 5}
+# `also`: the other provisions of the clause type, under the finding (tools.detection.review.with_also)
 FINDING_FIELDS = ("clause_type", "section", "citation", "quote", "start", "end", "verdict", "severity",
-                  "binds", "protects", "rationale", "recommendation")
+                  "binds", "protects", "rationale", "recommendation", "also")
 USAGE_FIELDS = ("tool_calls", "model_calls", "stand_in_calls", "input_tokens", "output_tokens",
                 "cache_read_tokens", "cache_write_tokens")
 
