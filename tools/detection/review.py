@@ -174,7 +174,7 @@ WHOLE_CLAUSE = frozenset({"indemnity_direction", "notice_days"})
 # it: a payment period and the dispute period of 4.4, insurance and its limits) are read over their
 # numbered clause, each clause, schedule or inserted article a provision.
 EACH_SUB_SECTION = SEPARATE_PROVISIONS | {"cap_multiple"}
-_UNREAD = re.compile(r"\b(?:check|review)\s+(?:it|them)\s+by\s+hand\b")
+_UNREAD = re.compile(r"\b(?:check|review)\s+(?:it|them)\s+by\s+hand\b|\bno\s+readable\b")
 
 
 def readable(assessment: dict) -> bool:
@@ -192,9 +192,21 @@ def rank_key(entry: PlaybookEntry, assessment: dict) -> tuple[int, int, int]:
     return (1 if aside else 0, 0 if readable(assessment) else 1, BUYER_RISK.get(assessment.get("verdict", ""), 4))
 
 
+# A provision whose best sentence scores under this share of the type's strongest one (a passing
+# mention: "the Customer remains owner of its Confidential Information") is listed, but does not
+# compete with the clause itself for the finding.
+PASSING = 0.6
+
+
 def _ranked(entry: PlaybookEntry, assessed: list[dict]) -> list[dict]:
     # stable: the detector's strongest provision first among equals
-    return sorted(assessed, key=lambda a: rank_key(entry, a))
+    top = max((a.get("strength", 0.0) for a in assessed), default=0.0)
+
+    def key(a: dict) -> tuple[int, int, int, int]:
+        aside, unread, risk = rank_key(entry, a)
+        return aside, 1 if a.get("strength", top) < PASSING * top else 0, unread, risk
+
+    return sorted(assessed, key=key)
 
 
 def _regions(contract: Contract) -> dict[str, Section]:
@@ -219,6 +231,8 @@ def _read_provisions(contract: Contract, entry: PlaybookEntry, parties: Parties,
     out: list[dict] = []
     spans: set[tuple[int, int]] = set()
     for section_id, group in groups.items():
+        if all(_defines_only(c.quote) for c in group):
+            continue  # a definition ("'Confidential Information' means ...") states no term of its own
         region = regions.get(section_id) or contract.section(section_id) \
             or Section(id=section_id, title="", start=0, end=len(contract.text))
         inside = candidates_in_section(contract, entry.id, region) or group
@@ -233,8 +247,23 @@ def _read_provisions(contract: Contract, entry: PlaybookEntry, parties: Parties,
                         reading = together
         if (reading["start"], reading["end"]) not in spans:
             spans.add((reading["start"], reading["end"]))
+            reading["strength"] = max(c.score for c in group)
             out.append(reading)
     return out
+
+
+_DEFINES = re.compile(r"[\"“”]\s*\)?\s*(?:means|shall\s+mean|has\s+the\s+meaning|is\s+defined\s+as|refers\s+to)\b"
+                      r"|\b(?:the\s+)?terms?\s+[\"“][^\"”]{1,60}[\"”]\s*(?:,\s*)?(?:as\s+used\s+\w+\s+\w+\s*,\s*)?(?:means|shall\s+mean)\b", re.IGNORECASE)
+_BINDS = re.compile(r"\b(?:shall|must|will|agrees?\s+to|undertakes?\s+to|may|is\s+(?:not\s+)?(?:entitled|liable|required))\b(?!\s+mean)", re.IGNORECASE)
+
+
+def _defines_only(sentence: str) -> bool:
+    """A definition that carries no obligation, right or limit of its own (a definition that does,
+    "'Cap' means ... and the Supplier shall not be liable beyond it", stays a provision)."""
+    if not _DEFINES.search(sentence):
+        return False
+    rest = _DEFINES.split(sentence, maxsplit=1)[-1]
+    return not _BINDS.search(rest) and not _BINDS.search(sentence[: _DEFINES.search(sentence).start()])
 
 
 def _assess_provision(contract: Contract, entry: PlaybookEntry, section: Section, parties: Parties,
@@ -363,7 +392,7 @@ def short_reading(metric: str | None, rationale: str, binds: str | None, protect
 
 
 def _public(assessment: dict) -> dict:
-    return {k: v for k, v in assessment.items() if k != "reading"}
+    return {k: v for k, v in assessment.items() if k not in ("reading", "strength")}
 
 
 def buyer_side(metric: str | None, judged: Judgement, binds: str | None, protects: str | None) -> tuple[Judgement, str]:
@@ -432,10 +461,11 @@ def review_clause(contract: Contract, entry: PlaybookEntry) -> dict:
 
 def stronger_elsewhere(contract: Contract, entry: PlaybookEntry, finding: dict) -> dict | None:
     """Coverage for a clause assessed where the reviewer chose to look (often where memory said):
-    the provision the whole contract ranks first (`review_clause`'s finding) when it is another
-    provision that ranks before the one looked at (`rank_key`: the side the playbook is about, a
-    readable value, worse for the buyer), else None. The contract's ranking decides which provision
-    is the finding, never the place looked at first (memory must not decide it)."""
+    the provision the whole contract ranks first (`review_clause`'s finding: the side the playbook
+    is about, the clause itself over a passing mention, a readable value, worse for the buyer) when
+    it is another provision than the one looked at and its value was read, else None. The
+    contract's ranking decides which provision is the finding, never the place looked at first
+    (memory must not decide it)."""
     ranked = provisions(contract, entry)
     if not ranked:
         return None
@@ -444,8 +474,7 @@ def stronger_elsewhere(contract: Contract, entry: PlaybookEntry, finding: dict) 
         return None  # the provision looked at is the contract's finding
     if not readable(top):
         return None
-    own = next((a for a in ranked if not (a["end"] <= finding["start"] or a["start"] >= finding["end"])), finding)
-    return _public(top) if rank_key(entry, top) < rank_key(entry, own) or own is finding else None
+    return _public(top)
 
 
 def detect_all(contract: Contract, playbook: Playbook) -> list[dict]:
