@@ -56,15 +56,29 @@ def test_a_notwithstanding_supplier_cap_beside_a_mutual_cap_is_the_finding(pream
         assert contract.text[entry["start"]:entry["end"]].strip() and entry["reading"]
 
 
-def test_a_cap_inside_the_indemnity_clause_means_the_indemnity_is_capped():
+@pytest.mark.parametrize("limit", [
+    "8.3 Provider's total liability under this Clause 8 shall not exceed fifty thousand dollars ($50,000) in aggregate.",
+    "8.3 The indemnity in this Section 8 is subject to a maximum aggregate amount of two hundred fifty thousand dollars ($250,000).",
+])
+def test_a_cap_inside_the_indemnity_clause_means_the_indemnity_is_capped(limit):
     contract = contract_of(
         HOSTING,
         "8. INDEMNITIES\n\n8.1 Provider shall indemnify, defend and hold harmless Customer against all third-party claims alleging "
-        "that the Services infringe any intellectual property right.\n\n8.3 Provider's total liability under this Clause 8 shall "
-        "not exceed fifty thousand dollars ($50,000) in aggregate.", MUTUAL_CAP)
+        "that the Services infringe any intellectual property right.\n\n" + limit, MUTUAL_CAP)
     indemnity = finding(contract, "uncapped_liability")
     assert indemnity["verdict"] == "deviation"
     assert "without cap" not in indemnity["rationale"] and "capped" in indemnity["rationale"]
+
+
+def test_a_cap_at_the_price_of_the_affected_delivery_in_a_schedule_outranks_the_mutual_cap():
+    contract = contract_of(
+        SUPPLY, "10. LIABILITY\n\n10.1 The total liability of either party under this Agreement shall not exceed two times (2x) "
+                "the Fees paid in the preceding twelve (12) months.",
+        "SCHEDULE 3 - SPECIAL CONDITIONS\n\n1. Regardless of anything else in this Agreement, the Seller's aggregate liability "
+        "for all claims shall be limited to the price of the affected delivery.")
+    cap = finding(contract, "liability_cap")
+    assert cap["verdict"] == "deviation" and "affected delivery" in cap["quote"]
+    assert [(a["section"], a["verdict"]) for a in cap["also"]] == [("10.1", "standard")]
 
 
 def test_a_general_cap_that_spares_the_indemnities_leaves_them_uncapped():
@@ -82,6 +96,8 @@ def test_a_general_cap_that_spares_the_indemnities_leaves_them_uncapped():
     "no event shall the Provider's aggregate liability exceed twenty-four (24) times the monthly fee.",
     "9.1 The Provider shall not be liable for any loss or damage unless caused by its gross negligence, and its total liability "
     "shall not exceed three (3) times the annual fees.",
+    "9.1 The Provider's liability is limited to cases of gross negligence and intentional misconduct and shall in no event "
+    "exceed the fees paid in the preceding twelve (12) months.",
 ])
 def test_liability_only_for_gross_negligence_is_not_standard(wording):
     contract = contract_of(HOSTING, "9. LIABILITY\n\n" + wording)
@@ -107,6 +123,8 @@ def test_a_multiple_of_the_monthly_fee_is_read_as_an_annual_multiple():
     "5. FEES\n\n5.2 Customer shall pay the Fees and any other charges set out in the applicable Order Form, together with all "
     "applicable taxes and reimbursable expenses, within thirty (30) days of the end of the month in which the Services were "
     "provided. Overdue amounts bear interest at one percent (1%) per month.",
+    "EXHIBIT B - PRICING\n\nThe Customer shall remit the full amount stated in each of the Provider's monthly statements, "
+    "without set-off or deduction of any kind, within thirty (30) days after the end of the month of delivery.",
 ])
 def test_payment_terms_with_interest_are_present(article):
     contract = contract_of(HOSTING, "1. SERVICES\n\n1.1 Provider shall host the Customer's website.", article)
@@ -118,6 +136,7 @@ def test_payment_terms_with_interest_are_present(article):
     "3.1 The Buyer hereby places a firm and non-cancellable order for three hundred (300) Units, to be delivered in equal "
     "monthly instalments during the first Contract Year.",
     "3.1 The Buyer commits to purchase two thousand five hundred (2,500) cartons of the Products in each Contract Year.",
+    "3.1 The Buyer shall purchase no fewer than five hundred (500) pallets of the Products in each calendar quarter.",
 ])
 def test_a_firm_purchase_commitment_is_a_commitment(wording):
     contract = contract_of(SUPPLY, "3. PURCHASE COMMITMENT\n\n" + wording)
@@ -131,6 +150,8 @@ def test_a_firm_purchase_commitment_is_a_commitment(wording):
     "compensation, indemnity or damages for loss of goodwill or clientele.",
     "12.7 The Distributor waives the benefit of any law of the Territory that would otherwise require just cause, a minimum "
     "notice period or the payment of compensation for the termination or non-renewal of this Agreement.",
+    "12.4 On termination or expiry, the Distributor shall not claim any goodwill indemnity or compensation for its investments "
+    "in the distribution network.",
 ])
 def test_a_waiver_of_termination_compensation_or_of_distributor_protection_law_is_a_deviation(wording):
     contract = contract_of(DISTRIBUTION, "2. APPOINTMENT\n\n2.1 Supplier appoints Distributor to resell the Products.",

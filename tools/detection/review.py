@@ -20,7 +20,12 @@ from collections.abc import Callable
 
 from tools.contract import Contract, Section
 from tools.detection import advice, directions, metrics, remedies, stance
-from tools.detection.clauses import Candidate, candidates_in_section, find_candidates
+from tools.detection.clauses import (
+    Candidate,
+    candidates_in_section,
+    contract_sentences,
+    find_candidates,
+)
 from tools.detection.metrics import Judgement
 from tools.detection.parties import Parties, identify_parties, other, reading_for
 from tools.detection.rules import COMPANIONS
@@ -282,6 +287,7 @@ def _assess_provision(contract: Contract, entry: PlaybookEntry, section: Section
     on_side = [c for c in found if stance.matches_interest(metric, *stance.read_stance(metric, c.quote))]
     core = on_side[:2] or found[:2]
     extra = [c for c in (context or []) if all(c.start != f.start for f in core)][:2]
+    limits: list[Candidate] = []
     if metric == "indemnity_direction":
         limits = indemnity_limits(contract, section, {c.section for c in core})
         extra += [c for c in limits if all(c.start != f.start for f in core + extra)][:2]
@@ -293,6 +299,10 @@ def _assess_provision(contract: Contract, entry: PlaybookEntry, section: Section
     if binds is None and protects is None:
         binds, protects = stance.read_stance(metric, text)
     judged = judge(entry, text)
+    if metric == "indemnity_direction" and judged.value == "supplier" and limits:
+        # the supplier's indemnity read as uncapped, though a cap in its clause, or one naming it, limits it
+        judged = Judgement("deviation", f"the supplier's indemnity is capped or limited ({contract.cite(limits[0].section, limits[0].start)})",
+                           "supplier-capped")
     if metric in _BOUND_BY_VALUE and judged.value in ("buyer", "supplier") and binds in (None, "both"):
         # the judge read who is restrained or waives (its obligations), where naming both parties
         # in the sentence ("sell exclusively to the Buyer") left the stance at "both"
@@ -321,7 +331,8 @@ def _assess_provision(contract: Contract, entry: PlaybookEntry, section: Section
 
 
 _CAP = re.compile(r"\b(?:shall|will|may|does)\s+not\s+(?:in\s+any\s+event\s+)?exceed|\bnot\s+to\s+exceed|\b(?:limited|capped)\s+(?:to|at)\b"
-                  r"|\bin\s+excess\s+of\b", re.IGNORECASE)
+                  r"|\bin\s+excess\s+of\b|\bsubject\s+to\s+(?:a|an|the)\s+(?:\w+\s+){0,2}?(?:maximum|cap|ceiling|limit)\b"
+                  r"|\bmaximum\s+(?:aggregate\s+|total\s+)?(?:amount|liability|sum)\s+(?:of|is|shall\s+be)\b", re.IGNORECASE)
 # a cap that leaves the indemnities out of it: "except for its indemnification obligations", "the limits
 # above shall not apply to Clause 8 (Indemnities)"
 _CARVE = (r"\b(?:except|excluding|exclusive\s+of|other\s+than|save|apart\s+from|without\s+prejudice\s+to|(?:shall|will|does|do)\s+not\s+"
@@ -346,10 +357,14 @@ def indemnity_limits(contract: Contract, clause: Section, ids: set[str] | None =
     named = re.compile(words, re.IGNORECASE)
     spares = re.compile(rf"{_CARVE}{words}|{_NOTHING}{words}", re.IGNORECASE)
     caps = find_candidates(contract, "liability_cap", limit=0)
+    # the indemnity clause's own sentences too: "the indemnity in this Section 11 is subject to a maximum of ..."
+    own = [Candidate("liability_cap", sec.id, text, start, end, 0.0) for sec, start, end, text in contract_sentences(contract)
+           if clause.start <= start < clause.end and named.search(text) and _CAP.search(text)]
     spared = bool(spares.search(contract.text))
-    return [c for c in caps
-            if _CAP.search(c.quote) and not spares.search(c.quote)
-            and (named.search(c.quote) or (clause.start <= c.start < clause.end and not spared))]
+    found = [c for c in caps
+             if _CAP.search(c.quote) and not spares.search(c.quote)
+             and (named.search(c.quote) or (clause.start <= c.start < clause.end and not spared))]
+    return found + [c for c in own if not spares.search(c.quote) and all(c.start != f.start for f in found)]
 
 
 # judges whose value names the party a provision binds

@@ -40,7 +40,7 @@ _NUM_WORD = r"(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fift
 _COMMITTED_AMOUNT = (r"(?:US)?\$?\s*(?:\[[^\]]{0,20}\]|X{3,}|\*{3,}|\d[\d,.]*(?![\d,.])|(?:(?:[a-z]+teen|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
                      r"|hundred|thousand|million|billion|and|dollars?|us)[\s-]*){1,12}\(\s*(?:US)?\$?[\d,.]+\s*\)|" + _NUM_WORD + r"\b(?!-|\s*\())"
                      r"(?!\s*(?:\(\s*\d+\s*\)\s*)?(?:%|percent|business\s+|calendar\s+)?(?:days?|weeks?|months?|years?|hours?|minutes?|times)\b)")
-_AT_LEAST = r"\b(?:minimum\s+of|not\s+less\s+than|no\s+less\s+than|at\s+least)\s+"
+_AT_LEAST = r"\b(?:minimum\s+of|not\s+less\s+than|no\s+less\s+than|at\s+least|(?:not|no)\s+fewer\s+than)\s+"
 _PER_PERIOD = r"(?:.{0,120}?\b(?:per|each|every|in\s+any|a)\s+(?:calendar\s+|contract\s+|fiscal\s+)?(?:year|month|quarter|week)\b|\b(?:annual|monthly|quarterly))"
 
 DETECTORS: dict[str, Detector] = {
@@ -337,7 +337,7 @@ DETECTORS: dict[str, Detector] = {
         (r"\b(?:firm|binding|non-?cancell?able|irrevocable|unconditional)\s+(?:and\s+(?:firm|binding|non-?cancell?able|irrevocable|unconditional)\s+)?"
          r"(?:purchase\s+)?(?:orders?|commitments?|obligations?\s+to\s+(?:purchase|buy|order))\b", 2.5),
         (r"\b(?:shall|will|must|agrees?\s+to|commits?\s+to|undertakes?\s+to|is\s+obliged\s+to|(?:purchase\s+)?orders?\s+for)\s+(?:(?:purchase|buy|order|take|acquire)\s+)?"
-         r"(?:a\s+total\s+of\s+)?" + _COMMITTED_AMOUNT + r"\s+(?:\w+\s+){0,2}?(?:units|products|pieces|devices|machines|systems|vehicles|licen[cs]es|seats|tons?|tonnes?|kilograms?|cases|lots|cartons|pallets)\b", 2),
+         r"(?:a\s+total\s+of\s+)?(?:" + _AT_LEAST + r")?" + _COMMITTED_AMOUNT + r"\s+(?:\w+\s+){0,2}?(?:units|products|pieces|devices|machines|systems|vehicles|licen[cs]es|seats|tons?|tonnes?|kilograms?|cases|lots|cartons|pallets)\b", 2),
         (r"\bminimum\b", 1),
         (r"\b(?:sales?|purchase|revenue|performance)\s+(?:targets?|quotas?|benchmarks?)\b", 2.5),
         (r"\b(?:meet|achieve|satisfy|attain|reach)\w*\b.{0,40}?\b(?:sales?|purchase|revenue|performance)\s+(?:targets?|quotas?|benchmarks?)\b", 1),
@@ -451,7 +451,7 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     "uncapped_liability": ("indemn", "harmless", "defend", "unlimited", "without limit"),
     "termination_convenience": ("terminat", "terminab", "cancel", "convenience", "without cause", "for any reason", "cease", "discontinu", "by either"),
     "auto_renewal": ("renew", "extend", "extension", "evergreen", "tacit", "prolong", "until", "automatic", "year to year", "year-to-year"),
-    "payment_terms": ("pay", "invoice", "net ", "due"),
+    "payment_terms": ("pay", "invoice", "net ", "due", "remit", "settle"),
     "price_changes": ("price", "pricing", "fee", "rate", "charge", "favo", "cpi", "index", "%", "percent"),
     "governing_law": ("law",),
     "assignment": ("assign", "transfer", "delegat"),
@@ -466,7 +466,8 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     "liquidated_damages": ("liquidated", "credit", "penalt", "termination", "cancellation", "delay", "fee", "charge"),
     "liquidated_damages_clause": ("liquidated", "fee", "charge", "payment", "pay ", "penalt", "delay", "late", "past", "beyond", "overdue", "compensation", "salary", "remuneration", "wages"),
     "minimum_commitment": ("target", "quota", "benchmark", "minimum", "take", "shortfall", "guarantee", "committed", "at least", "less than",
-                           "achiev", "meet", "reach", "attain", "generat", "below", "firm", "binding", "cancel", "irrevocab", "commit", "units"),
+                           "achiev", "meet", "reach", "attain", "generat", "below", "firm", "binding", "cancel", "irrevocab", "commit", "units",
+                           "fewer than"),
     "confidentiality": ("confiden", "proprietary", "disclos", "divulg", "reveal"),
     "data_protection": ("personal", "privacy", "data", "breach", "security", "gdpr", "hipaa", "health", "incident"),
     "renewal_notice": ("renew", "extend", "extension", "until terminated", "automatically continu", "effect until", "effect thereafter until"),
