@@ -259,7 +259,9 @@ def _read_provisions(contract: Contract, entry: PlaybookEntry, parties: Parties,
 
 _DEFINES = re.compile(r"[\"“”]\s*\)?\s*(?:means|shall\s+mean|has\s+the\s+meaning|is\s+defined\s+as|refers\s+to)\b"
                       r"|\b(?:the\s+)?terms?\s+[\"“][^\"”]{1,60}[\"”]\s*(?:,\s*)?(?:as\s+used\s+\w+\s+\w+\s*,\s*)?(?:means|shall\s+mean)\b", re.IGNORECASE)
-_BINDS = re.compile(r"\b(?:shall|must|will|agrees?\s+to|undertakes?\s+to|may|is\s+(?:not\s+)?(?:entitled|liable|required))\b(?!\s+mean)", re.IGNORECASE)
+# what makes a definition carry a term: "'Minimum Fee' means the fees payable by Customer each month"
+_BINDS = re.compile(r"\b(?:shall|must|will|agrees?\s+to|undertakes?\s+to|may|is\s+(?:not\s+)?(?:entitled|liable|required)|payable|owed|owing"
+                    r"|(?:is|are|be)\s+due)\b(?!\s+mean)", re.IGNORECASE)
 
 
 def _defines_only(sentence: str) -> bool:
