@@ -38,6 +38,7 @@ from tools.playbook import Playbook, load_playbook
 
 SEVERITY_ORDER = {"high": 0, "medium": 1, "low": 2, "none": 3}
 VERDICT_ORDER = {"deviation": 0, "missing": 1, "fallback": 2, "standard": 3, "favourable": 4, "not_applicable": 5}
+# `also`: the other provisions of the clause type, under the finding (tools.detection.review.with_also)
 FINDING_FIELDS = ("clause_type", "section", "citation", "quote", "start", "end", "verdict", "severity",
                   "binds", "protects", "rationale", "recommendation", "also")
 # Verdicts that need no change (a `missing` clause whose absence is the standard needs none either).

@@ -83,8 +83,18 @@ VARIANTS = [
 ]
 
 
+# The base contract's late-payment interest (1.5% a month, itself a deviation of the playbook's payment
+# terms) is set to the playbook's 1% in every variant, so that the payment knob alone decides the
+# verdict of payment_terms (issue 30 reads every payment provision, interest included).
+NEUTRAL = [("one and one half per cent (1.5%) per month", "one per cent (1%) per month")]
+
+
 def render(variant: Variant, base_text: str) -> str:
     text = base_text.replace(BASE_CUSTOMER, variant.customer)
+    for original, neutral in NEUTRAL:
+        if original not in text:
+            raise ConfigurationError(f"the base contract {BASE.name} no longer contains {original!r}")
+        text = text.replace(original, neutral)
     for knob, position in variant.positions.items():
         _, original, options = KNOBS[knob]
         if original not in text:

@@ -14,7 +14,7 @@ import pytest
 from bench.sequences import named_sequence
 from tools.contract import Contract, load_contract
 from tools.detection.parties import identify_parties
-from tools.detection.review import readings, review_clause
+from tools.detection.review import provisions, review_clause
 from tools.operations import assess_clause_data
 from tools.playbook import load_playbook
 
@@ -38,7 +38,7 @@ def test_a_competing_provision_assessed_first_names_the_contracts_own_reading(st
     for clause_type in playbook.clause_types:
         entry = playbook.entry(clause_type)
         chosen = review_clause(contract, entry)
-        for reading in readings(contract, entry):
+        for reading in provisions(contract, entry):
             if reading["section"] == chosen.get("section"):
                 continue
             answer = assess_clause_data(contract, playbook, clause_type, reading["section"])

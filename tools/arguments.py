@@ -17,8 +17,11 @@ from typing import Any
 
 VERDICT_WORDS: dict[str, tuple[str, ...]] = {
     "standard": ("standard", "compliant", "conforming", "conforms", "acceptable", "ok", "okay", "pass", "passes",
-                 "meets standard", "meets the standard", "in line", "green", "favourable", "favorable",
+                 "meets standard", "meets the standard", "in line", "green",
                  "market standard", "no issue", "no issues"),
+    # present, and every provision favours the buyer (a cap only on the buyer's liability)
+    "favourable": ("favourable", "favorable", "favours the buyer", "favors the buyer", "buyer favourable", "buyer favorable",
+                   "in our favour", "in our favor", "better than standard", "present but favourable", "present but favorable"),
     "fallback": ("fallback", "fall back", "acceptable fallback", "partially compliant", "partly compliant", "partial",
                  "amber", "borderline", "negotiable"),
     "deviation": ("deviation", "deviates", "deviating", "deviant", "non compliant", "noncompliant", "not compliant",
@@ -104,7 +107,7 @@ _VERDICTS, _SEVERITIES = _keys(VERDICT_WORDS), _keys(SEVERITY_WORDS)
 
 
 def verdict(value: Any) -> Any:
-    """A verdict in any spelling or a synonym -> standard | fallback | deviation | missing | not_applicable."""
+    """A verdict in any spelling or a synonym -> standard | fallback | deviation | missing | not_applicable | favourable."""
     return _VERDICTS.get(squeeze(value), snake(value) or value) if isinstance(value, str) else value
 
 

@@ -11,14 +11,17 @@ from tools.detection.clauses import find_candidates
 from tools.detection.review import (
     SEVERITIES,
     VERDICTS,
+    also_entry,
     applies,
     assess,
     locate_quote,
     make_finding,
     parties_of,
+    provisions,
     recommendation_for,
     review_clause,
     stronger_elsewhere,
+    with_also,
 )
 from tools.detection.rules import DETECTORS
 from tools.playbook import Playbook
@@ -37,6 +40,11 @@ def _unknown_section(contract: Contract, section: str) -> dict:
 
 def _unknown_clause_type(playbook: Playbook, clause_type: str) -> dict:
     return {"error": f"unknown clause type {clause_type!r}; use one of: {', '.join(playbook.clause_types)}"}
+
+
+def _listed(provision: dict) -> dict:
+    """A provision as the tools list it for a model: where, the verdict, whose, one line (no offsets)."""
+    return {k: v for k, v in also_entry(provision).items() if k not in ("start", "end")}
 
 
 def list_sections_data(contract: Contract) -> dict:
@@ -71,6 +79,15 @@ def find_clauses_data(contract: Contract, playbook: Playbook, clause_type: str) 
     result: dict = {"clause_type": clause_type, "candidates": [c.as_dict() for c in candidates]}
     if clause_type in playbook.clauses:
         entry = playbook.entry(clause_type)
+        ranked = provisions(contract, entry)
+        # every provision of the type in the contract, read, in the order the finding is chosen
+        # (the first is the one worst for the buyer): a model chooses with all of them in view
+        result["provisions"] = [_listed(p) for p in ranked]
+        if ranked:
+            # the sections in that order, so a caller that assesses the first candidate assesses the finding
+            first = list(dict.fromkeys(p["section"] for p in ranked))
+            order = {section: i for i, section in enumerate(first)}
+            result["candidates"].sort(key=lambda c: order.get(c["section"], len(order)))
         # what to record if the clause turns out to be absent: missing, or not applicable to this deal
         if applies(contract, entry):
             result["if_missing"] = {"verdict": "missing", "severity": entry.missing.severity,
@@ -101,6 +118,10 @@ def assess_clause_data(contract: Contract, playbook: Playbook, clause_type: str,
               "citation": finding["citation"], "recommendation": finding["recommendation"],
               "rationale": finding["rationale"]}
     entry = playbook.entry(clause_type)
+    # every provision of the type in the contract, worst for the buyer first (what find_clauses lists)
+    ranked = provisions(contract, entry)
+    if len(ranked) > 1:
+        result["provisions"] = [_listed(p) for p in ranked]
     metric = entry.metric.name if entry.metric else None
     if not stance.matches_interest(metric, finding["binds"], finding["protects"]):
         # this is the other side's clause (the buyer's own cap, the buyer's insurance): say where the
@@ -187,10 +208,10 @@ def build_finding(contract: Contract, playbook: Playbook, clause_type: str, verd
     rationale = (rationale or "").strip() or None
     if verdict in ("missing", "not_applicable"):
         if not applies(contract, entry):
-            return make_finding(entry, "not_applicable")
+            return {**make_finding(entry, "not_applicable"), "also": []}
         if verdict == "not_applicable" and not rationale:
             return {"error": "not_applicable needs a rationale saying why the clause type does not apply to this deal"}
-        return make_finding(entry, verdict, severity=severity, recommendation=recommendation, rationale=rationale)
+        return {**make_finding(entry, verdict, severity=severity, recommendation=recommendation, rationale=rationale), "also": []}
     where = None
     if section:
         where = contract.section(section)
@@ -226,6 +247,8 @@ def build_finding(contract: Contract, playbook: Playbook, clause_type: str, verd
         citation=contract.cite(section_id, start),
         binds=assessed["binds"] if assessed else None, protects=assessed["protects"] if assessed else None,
     )
+    # the other provisions of the clause type are listed under the one recorded
+    finding = with_also(finding, provisions(contract, entry))
     holder_section = contract.section(section_id) if section_id else None
     # The heading travels with the finding so memory can relocate a renumbered clause.
     finding["section_title"] = holder_section.title if holder_section else ""

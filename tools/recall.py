@@ -35,7 +35,7 @@ from tools.playbook import Playbook
 
 KEY_FINDING = re.compile(
     r"^\s*(?P<type>[a-z0-9_]+)(?: in section (?P<section>[^\s:\"]+)(?: \"(?P<title>[^\"]*)\")?)?: "
-    r"(?P<verdict>standard|fallback|deviation|missing|not_applicable) \((?P<severity>[a-z]+)\)\s*$")
+    r"(?P<verdict>standard|fallback|deviation|missing|not_applicable|favourable) \((?P<severity>[a-z]+)\)\s*$")
 ABSENT = ("missing", "not_applicable")
 MOVED = "not where remembered"  # what is served of a clause type none of whose remembered places holds
 MOVED_LINE = re.compile(r"^\s*(?P<type>[a-z0-9_]+): " + MOVED + r"\s*$")

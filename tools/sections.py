@@ -15,9 +15,12 @@ from dataclasses import dataclass
 
 _ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
 
-_ARTICLE = re.compile(r"^(?:ARTICLE|Article)\s+([IVXLC]{1,7}|\d{1,3})\b\.?\s*[:\-–—.]?\s*(.*)$")
-_SECTION = re.compile(r"^(?:SECTION|Section|Clause|CLAUSE)\s+(\d{1,3}(?:\.\d{1,3})*)\b\.?\s*[:\-–—]?\s*(.*)$")
-_NUMBERED = re.compile(r"^(\d{1,3}(?:\.\d{1,3})*)(\.?)\s+(.*)$")
+# a number may carry a capital letter: an article or clause inserted into a template ("ARTICLE 14A",
+# "14A.1", "Section 9.2B") keeps its own id and nests as its digits do
+_PART = r"\d{1,3}[A-Z]?"
+_ARTICLE = re.compile(r"^(?:ARTICLE|Article)\s+([IVXLC]{1,7}|\d{1,3}[A-Z]?)\b\.?\s*[:\-–—.]?\s*(.*)$")
+_SECTION = re.compile(rf"^(?:SECTION|Section|Clause|CLAUSE)\s+({_PART}(?:\.{_PART})*)\b\.?\s*[:\-–—]?\s*(.*)$")
+_NUMBERED = re.compile(rf"^({_PART}(?:\.{_PART})*)(\.?)\s+(.*)$")
 _ROMAN_TOP = re.compile(r"^([IVX]{1,5})\.\s+(.*)$")
 _TITLE_WORD = re.compile(r"^[A-Z0-9(\"'“]")
 _SMALL_WORDS = {"a", "an", "and", "as", "at", "by", "for", "in", "of", "on", "or", "the", "to", "with", "&"}
@@ -84,8 +87,8 @@ def _numbered_heading(line: str) -> tuple[str, str] | None:
     """(id, title) if the line opens a numbered section."""
     if m := _ARTICLE.match(line):
         raw = m.group(1)
-        number = int(raw) if raw.isdigit() else roman_to_int(raw)
-        return str(number), _title_from(m.group(2))
+        number = raw if raw[0].isdigit() else str(roman_to_int(raw))
+        return number, _title_from(m.group(2))
     if m := _SECTION.match(line):
         rest = m.group(2)
         if rest and not _TITLE_WORD.match(rest):
@@ -93,12 +96,14 @@ def _numbered_heading(line: str) -> tuple[str, str] | None:
         return m.group(1), _title_from(rest)
     if m := _NUMBERED.match(line):
         number, dot, rest = m.groups()
-        parts = [int(p) for p in number.split(".")]
+        parts = [int(p.rstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ")) for p in number.split(".")]
+        if not dot and len(parts) == 1 and not number.isdigit():
+            return None  # "2A Technologies Inc. ..." names a company, not a clause
         if (not dot and len(parts) == 1) or parts[0] == 0 or parts[0] > 100 or any(p > 99 for p in parts[1:]):
             return None
         if not rest or not _TITLE_WORD.match(rest):
             return None
-        if len(parts) == 2 and parts[1] == 0:
+        if len(parts) == 2 and parts[1] == 0 and number.endswith(".0"):
             number = str(parts[0])  # "1.0 Services" opens article 1, whose clauses are 1.1, 1.2 ...
         return number, _title_from(rest)
     if m := _ROMAN_TOP.match(line):

@@ -70,7 +70,10 @@ Decision = list[Call] | GiveUp | None  # None: the type is done
 
 
 def rank_candidates(tp: TypeProgress) -> list[str]:
-    """Sections for a type, best first: detector and BM25 rank summed, agreement wins."""
+    """Sections for a type, best first: the provisions find_clauses lists, in its order (the one
+    worst for the buyer first: the ranking the whole-contract review uses), then the other sections
+    by detector and BM25 rank summed, agreement winning."""
+    listed = [str(p.get("section")) for p in (tp.find_result() or {}).get("provisions", []) if isinstance(p, dict)]
     found = [str(c.get("section")) for c in (tp.find_result() or {}).get("candidates", []) if isinstance(c, dict)]
     hits = [str(h.get("section")) for h in (tp.search_result() or {}).get("hits", []) if isinstance(h, dict)]
     found, hits = list(dict.fromkeys(found)), list(dict.fromkeys(hits))
@@ -82,7 +85,8 @@ def rank_candidates(tp: TypeProgress) -> list[str]:
         in_hits = hits.index(section) if section in hits else missing_rank
         return (in_found + in_hits, in_found, sections.index(section))
 
-    return sorted(sections, key=score)
+    rest = sorted((s for s in sections if s not in listed), key=score)
+    return list(dict.fromkeys([*listed, *rest]))
 
 
 def _assess(tp: TypeProgress, section: str, *, record: bool = True) -> Call:

@@ -60,6 +60,9 @@ REFUSAL = ("I'm sorry, but I can't provide legal advice about this contract. You
 RETRY_MARKER = "could not be used"
 
 
+TASK_CHARS = 200  # no more of the task than a summary keeps
+
+
 def _digest(text: str) -> str:
     return hashlib.blake2b(text.encode(), digest_size=6).hexdigest()
 
@@ -114,13 +117,16 @@ class RealisticChatModel(BaseChatModel):
     def _review_turn(self, messages: Sequence[BaseMessage]) -> AIMessage:
         transcript = read_transcript(messages)
         run = _digest(transcript.task)
+        # the refusal step is drawn from the task as a compressed history keeps it (whitespace folded, its
+        # head), so a compression on the way does not move it (or skip it)
+        refusal_step = 3 + self._rng("refusal", _digest(" ".join(transcript.task.split())[:TASK_CHARS])).randrange(12)
         step = transcript.model_steps
         rng = self._rng("turn", run, step)
         nudged = bool(messages) and isinstance(messages[-1], HumanMessage) and step > 0
         plan = plan_next(transcript, budget=UNLIMITED_TURNS)
         if not plan.calls:
             return AIMessage(self._long_winded(plan.text))
-        if not nudged and step == 3 + self._rng("refusal", run).randrange(12):
+        if not nudged and step == refusal_step:
             return AIMessage(REFUSAL)
         if not nudged and step > 0 and rng.random() < self.prose_rate:
             return AIMessage(rng.choice(THINKING))

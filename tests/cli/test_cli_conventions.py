@@ -195,6 +195,6 @@ def test_we_names_our_side_and_the_report_says_who_is_who(tmp_path, capsys):
     assert not re.search(r"\|\s*h\d+\s*\|", out)  # never an internal section id
     code, out, _ = _run(["review", str(contract), "--format", "json", "--no-memory", "--we", "Kestrel"], capsys)
     cap = next(f for f in json.loads(out)["findings"] if f["clause_type"] == "liability_cap")
-    assert cap["protects"] == "buyer" and cap["verdict"] == "standard"  # the cap now limits our own liability
+    assert cap["protects"] == "buyer" and cap["verdict"] == "favourable"  # the cap now limits our own liability
     code, _, err = _run(["review", str(contract), "--no-memory", "--we", " "], capsys)
     assert code == 2 and "--we" in err

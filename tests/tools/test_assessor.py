@@ -23,8 +23,8 @@ CASES = [
     # a cap that protects only the supplier is not the buyer's fallback; the same cap for each party is
     ("liability_cap", "The Supplier's total liability shall not exceed one times the annual fees paid hereunder.", "deviation"),
     ("liability_cap", "Each party's total liability shall not exceed one times the annual fees paid hereunder.", "fallback"),
-    # a cap on the buyer's liability alone costs the buyer nothing
-    ("liability_cap", "The Customer's aggregate liability shall not exceed the fees paid in the preceding three (3) months.", "standard"),
+    # a cap on the buyer's liability alone costs the buyer nothing: present and favourable (issue 30)
+    ("liability_cap", "The Customer's aggregate liability shall not exceed the fees paid in the preceding three (3) months.", "favourable"),
     ("liability_cap", "The Vendor's aggregate liability shall not exceed the fees paid by Customer in the three (3) months preceding the claim.", "deviation"),
     ("liability_cap", "In no event shall the Provider's total liability exceed USD 10,000.", "deviation"),
     # indemnity direction

@@ -114,7 +114,7 @@ def test_record_finding_missing_has_null_location(graph):
     ("args", "error"),
     [
         ({"clause_type": "pizza", "verdict": "deviation", "severity": "high", "recommendation": "x"}, "unknown clause type"),
-        ({"clause_type": "liability_cap", "verdict": "terrible", "severity": "high", "recommendation": "x", "section": "9.2"}, "verdict: Input should be 'standard', 'fallback', 'deviation', 'missing' or 'not_applicable'"),
+        ({"clause_type": "liability_cap", "verdict": "terrible", "severity": "high", "recommendation": "x", "section": "9.2"}, "verdict: Input should be 'standard', 'fallback', 'deviation', 'missing', 'not_applicable' or 'favourable'"),
         ({"clause_type": "liability_cap", "verdict": "deviation", "severity": "purple", "recommendation": "x", "section": "9.2"}, "severity: Input should be 'high', 'medium', 'low' or 'none'"),
         ({"clause_type": "liability_cap", "verdict": "deviation", "severity": "high", "recommendation": "x", "section": "77"}, "unknown section"),
         ({"clause_type": "liability_cap", "verdict": "deviation", "severity": "high", "recommendation": "x", "section": "9.2", "quote": "words that are not there"}, "quote not found"),

@@ -60,15 +60,43 @@ def _at_most(value: float, m: Metric, what: str) -> Judgement:
 
 
 # ---------------------------------------------------------------- liability cap
-_FEES = _rx(r"\b(?:fees|charges|amounts?|prices?|sums?|consideration|compensation|contract\s+(?:value|price))\b.{0,40}?\b(?:paid|payable|received|invoiced)|\b(?:fees|charges)\b")
+_FEES = _rx(r"\b(?:fees?|charges?|amounts?|prices?|sums?|consideration|compensation|contract\s+(?:value|price))\b.{0,40}?\b(?:paid|payable|received|invoiced)|\b(?:fees?|charges?)\b")
 _PERIOD = _rx(r"\b(?:in|during|for)\s+the\s+(?P<dur>.{0,40}?(?:months?|years?))\s+(?:immediately\s+)?(?:preceding|prior|before)")
+# the fee the multiple counts, when it is a periodic one: "24 times the monthly fee", "three times the Monthly Charges"
+_FEE_PERIOD = _rx(r"^\W*(?:the\s+|its\s+|such\s+)?(?:then[\s-]current\s+|average\s+|applicable\s+|total\s+)?(?P<per>monthly|quarterly|annual|yearly|weekly)\s+"
+                  r"(?:service\s+|subscription\s+|licen[cs]e\s+|hosting\s+|support\s+|maintenance\s+)?(?:fees?|charges?|payments?|amounts?)")
+# a cap at the value of what went wrong: "limited to the price of the affected delivery", "the amount paid for the
+# defective Products", "the fees for the relevant Order"
+_PER_ITEM = _rx(r"\b(?:exceed|limited\s+to|capped\s+at|not\s+more\s+than|in\s+excess\s+of|maximum\s+of)\b[^.;]{0,40}?\b(?:price|value|cost|fees?|charges?|amount|sum)s?\s+"
+                r"(?:actually\s+)?(?:paid\s+|payable\s+|invoiced\s+)?(?:by\s+\w+\s+)?(?:of|for|under)\s+(?:the|such|that|any)\s+(?:affected|relevant|defective|particular|specific|applicable|individual|"
+                r"non-?conforming|faulty)\s+(?:delivery|deliveries|goods|products?|order|purchase\s+order|shipment|units?|services?|consignment|batch|work)")
+_PER_MONTHS = {"weekly": 7 / 30, "monthly": 1.0, "quarterly": 3.0, "annual": 12.0, "yearly": 12.0}
+# liability kept only for the worst fault: "shall be liable only for its gross negligence", "shall not be liable
+# for any loss unless caused by its wilful misconduct" (not a carve-out from a cap or from indirect damages)
+_GROSS = r"(?:gross(?:ly)?\s+neglig\w*|wil(?:l)?ful\s+(?:misconduct|default)|intentional\s+misconduct|fraud\w*|bad\s+faith)"
+_ONLY_GROSS = _rx(rf"\b(?:liable|liability|responsible)\b[^.;]{{0,60}}?\b(?:only|solely|exclusively)\b[^.;]{{0,80}}?\b{_GROSS}"
+                  rf"|\b(?:liable|liability|responsib\w+)\b[^.;]{{0,40}}?\b(?:is|are|shall\s+be)\s+(?:limited|restricted|confined)\s+to\s+(?:cases|instances|events)\s+of\s+{_GROSS}"
+                  rf"|\b(?:not|no)\s+(?:be\s+)?(?:liable|liability|responsible)\b(?![^.;]{{0,120}}?\b(?:indirect|incidental|consequential|special|punitive|exemplary|lost\s+profits?)\b)"
+                  rf"[^.;]{{0,120}}?\b(?:unless|save\s+(?:where|to\s+the\s+extent)|except\s+(?:where|to\s+the\s+extent|(?:in\s+(?:the\s+)?(?:case|event)\s+of|for)))\s+(?:\w+\s+){{0,5}}?{_GROSS}")
 
 
 def cap_multiple(m: Metric, text: str) -> Judgement:
+    judged = _cap_multiple(m, text)
+    if _ONLY_GROSS.search(text):
+        figure = f"; {judged.rationale}" if judged.value is not None else ""
+        return Judgement("deviation", "the supplier is liable only for gross negligence or wilful misconduct, not for ordinary "
+                         f"negligence or breach{figure}", judged.value)
+    return judged
+
+
+def _cap_multiple(m: Metric, text: str) -> Judgement:
     multiple: float | None = None
+    per: str | None = None
     for q in find_multiples(text):
         if _FEES.search(text[q.end : q.end + 120]):
             multiple = q.value
+            fee = _FEE_PERIOD.search(text[q.end : q.end + 80])
+            per = fee.group("per").lower() if fee else None
             break
     if multiple is None:
         for q in find_percents(text):
@@ -77,6 +105,8 @@ def cap_multiple(m: Metric, text: str) -> Judgement:
                 break
     if multiple is None and _rx(r"\b(?:liab\w*|exceed)\b.{0,150}?\b(?:the\s+)?(?:total|aggregate|amount\s+of\s+(?:the\s+)?)?\s*(?:fees|charges|amounts?|prices?)\b.{0,60}?\b(?:paid|payable|received)").search(text):
         multiple = 1.0
+    if multiple is None and _PER_ITEM.search(text):
+        return Judgement("deviation", "the cap is the price of the affected delivery or order, not a multiple of the annual fees", None)
     if multiple is None:
         money = find_money(text)
         if money and _rx(r"\bexceed|\blimited\s+to|\bcapped").search(text):
@@ -84,6 +114,9 @@ def cap_multiple(m: Metric, text: str) -> Judgement:
         if _rx(r"\bunlimited|not\s+(?:be\s+)?(?:subject\s+to\s+any\s+)?(?:cap|limit)").search(text):
             return Judgement("standard", "liability is not capped below the fees", None)
         return Judgement("fallback", "a limitation of liability without a readable cap amount; check it by hand", None)
+    if per is not None and per not in ("annual", "yearly"):
+        months = _PER_MONTHS[per]
+        return _at_least(round(multiple * months / 12, 3), m, f"cap of {multiple:g}x the {per} fee, i.e. annual-fee multiple")
     period = _PERIOD.search(text)
     if period:
         durations = find_durations(period.group("dur"))

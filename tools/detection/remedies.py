@@ -128,7 +128,8 @@ def disclaimer_scope(m: Metric, text: str) -> Judgement:
 # ---------------------------------------------------------------- waivers and limits of termination rights
 _WAIVES = _rx(r"\bwaiv\w*|\b(?:shall|will)\s+not\s+be\s+entitled\b|\bno\s+(?:right|claim|entitlement)\b|\b(?:is|are|shall\s+be)\s+not\s+entitled\b"
               r"|\b(?:neither|no)\s+party\s+(?:shall|will)\s+(?:be\s+liable|have\s+any\s+(?:liability|obligation)|owe|pay)\b"
-              r"|\b(?:shall|will)\s+not\s+be\s+(?:liable|obligated|obliged|required)\s+to\s+(?:pay|compensate|indemnify)")
+              r"|\b(?:shall|will)\s+not\s+be\s+(?:liable|obligated|obliged|required)\s+to\s+(?:pay|compensate|indemnify)"
+              r"|\b(?:shall|will|may)\s+not\s+(?:claim|seek|demand)\b|\b(?:renounces?|relinquish(?:es)?|forgoes?)\b")
 _COMPENSATION = _rx(r"\bcompensation|\bindemnit\w*|\bgoodwill|\bclientele|\bseverance|\bloss\s+of\s+(?:prospective\s+)?(?:profits|sales|investment)|\binvestments?\b|\bdamages\b")
 _ONLY_TERMINATE = _rx(r"\b(?:may|shall\s+be\s+entitled\s+to)\s+(?:only|solely)\s+terminate|\b(?:only|solely|exclusively)\s+(?:be\s+)?(?:entitled\s+to\s+)?terminat\w*\b.{0,60}?\b(?:if|in\s+the\s+(?:following|event)|for|as\s+set)"
                       r"|\b(?:may|shall|will)\s+not\s+(?:be\s+entitled\s+to\s+|have\s+the\s+right\s+to\s+)?(?:terminate|cancel|rescind)|\bno\s+right\s+to\s+(?:terminate|cancel|rescind)"

@@ -20,13 +20,20 @@ from collections.abc import Callable
 
 from tools.contract import Contract, Section
 from tools.detection import advice, directions, metrics, remedies, stance
-from tools.detection.clauses import Candidate, candidates_in_section, find_candidates
+from tools.detection.clauses import (
+    Candidate,
+    candidates_in_section,
+    contract_sentences,
+    find_candidates,
+)
 from tools.detection.metrics import Judgement
-from tools.detection.parties import Parties, identify_parties, reading_for
+from tools.detection.parties import Parties, identify_parties, other, reading_for
 from tools.detection.rules import COMPANIONS
 from tools.playbook import Metric, Playbook, PlaybookEntry
 
-VERDICTS = ("standard", "fallback", "deviation", "missing", "not_applicable")
+# `favourable`: the clause type is present and every provision of it favours the buyer (a cap that
+# protects only the buyer, a restraint that binds only the supplier): no change needed.
+VERDICTS = ("standard", "fallback", "deviation", "missing", "not_applicable", "favourable")
 SEVERITIES = ("high", "medium", "low", "none")
 
 JUDGES: dict[str, Callable[[Metric, str], Judgement]] = {
@@ -75,7 +82,7 @@ def severity_for(entry: PlaybookEntry, verdict: str) -> str:
 
 def recommendation_for(entry: PlaybookEntry, verdict: str) -> str:
     """The playbook's own recommendation for a verdict (a finding written for a contract has its own)."""
-    if verdict in ("standard", "not_applicable") or (verdict == "missing" and entry.missing.severity == "none"):
+    if verdict in ("standard", "not_applicable", "favourable") or (verdict == "missing" and entry.missing.severity == "none"):
         return "No change needed."
     return entry.recommendation
 
@@ -141,72 +148,268 @@ def _quote_span(contract: Contract, primary: Candidate, others: list[Candidate])
 
 
 def assess(contract: Contract, entry: PlaybookEntry, section: Section) -> dict | None:
-    """Assess one clause type in one section: a finding dict (with its rationale, citation,
-    binds and protects), or None when the section holds no sentence of that clause type."""
+    """Assess one clause type in one section: the finding dict (with its rationale, citation,
+    binds and protects) of the provision in it worst for the buyer, or None when the section holds
+    no sentence of that clause type. The provision is chosen as `review_clause` chooses over the
+    whole contract (`rank`), so a look at one section never picks a provision the whole-contract
+    review would not."""
     parties = parties_of(contract)
     with reading_for(parties):
-        return _assess(contract, entry, section, parties)
+        found = candidates_in_section(contract, entry.id, section)
+        if not found:
+            return None
+        ranked = _ranked(entry, _read_provisions(contract, entry, parties, found))
+    return _public(ranked[0]) if ranked else None
 
 
 # Metrics whose deviation is a burden the buyer takes on (a restraint, a commitment, a waiver, a
 # sole remedy, a disclaimer, damages it pays): one provision that imposes it is a deviation
-# whatever its neighbours say. Figures and comparisons (a payment period and the dispute
-# procedure next to it, who indemnifies more) are read from the provisions together.
+# whatever its neighbours say.
 SEPARATE_PROVISIONS = frozenset({"restriction_on_buyer", "termination_waiver", "exclusive_remedy", "disclaimer_scope",
                                  "damages_direction"})
-# Worst for the buyer first: what a reviewer must see when one section holds several provisions.
-BUYER_RISK = {"deviation": 0, "fallback": 1, "standard": 2}
+# Worst for the buyer first: the order in which provisions of one clause type are ranked.
+BUYER_RISK = {"deviation": 0, "fallback": 1, "standard": 2, "favourable": 3}
+# Judges that read both sides themselves (who indemnifies whom, who may terminate for convenience):
+# their provisions are read over the whole numbered clause, so that a counter-indemnity or the
+# other party's right is weighed with its pair, and the other side's provision is ranked with the
+# rest (the buyer's indemnity to the supplier is the deviation the playbook names), never set aside.
+WHOLE_CLAUSE = frozenset({"indemnity_direction", "notice_days"})
+# Metrics whose every sub-section is a provision of its own (a mutual cap in 9.1 and the supplier's
+# cap in 9.4; a restraint added beside an old one); the others (a figure and the procedure next to
+# it: a payment period and the dispute period of 4.4, insurance and its limits) are read over their
+# numbered clause, each clause, schedule or inserted article a provision.
+EACH_SUB_SECTION = SEPARATE_PROVISIONS | {"cap_multiple"}
+_UNREAD = re.compile(r"\b(?:check|review)\s+(?:it|them)\s+by\s+hand\b|\bno\s+readable\b")
 
 
-def _assess(contract: Contract, entry: PlaybookEntry, section: Section, parties: Parties) -> dict | None:
-    found = candidates_in_section(contract, entry.id, section)
-    if not found:
-        return None
+def readable(assessment: dict) -> bool:
+    """Whether the provision's value was read (not "check it by hand")."""
+    return not _UNREAD.search(assessment.get("rationale") or "")
+
+
+def rank_key(entry: PlaybookEntry, assessment: dict) -> tuple[int, int, int]:
+    """How a provision ranks for the finding (lower first): on the side the playbook is about,
+    then read over "check it by hand", then worst for the buyer."""
     metric = entry.metric.name if entry.metric else None
-    provisions: dict[str, list[Candidate]] = {}
+    binds, protects = assessment.get("binds"), assessment.get("protects")
+    aside = assessment.get("verdict") == "favourable" or (
+        metric not in WHOLE_CLAUSE and not stance.matches_interest(metric, binds, protects))
+    return (1 if aside else 0, 0 if readable(assessment) else 1, BUYER_RISK.get(assessment.get("verdict", ""), 4))
+
+
+# A provision whose best sentence scores under this share of the type's strongest one (a passing
+# mention: "the Customer remains owner of its Confidential Information") is listed, but does not
+# compete with the clause itself for the finding.
+PASSING = 0.6
+
+
+def _ranked(entry: PlaybookEntry, assessed: list[dict]) -> list[dict]:
+    # stable: the detector's strongest provision first among equals
+    top = max((a.get("strength", 0.0) for a in assessed), default=0.0)
+
+    def key(a: dict) -> tuple[int, int, int, int]:
+        aside, unread, risk = rank_key(entry, a)
+        return aside, 1 if a.get("strength", top) < PASSING * top else 0, unread, risk
+
+    return sorted(assessed, key=key)
+
+
+def _regions(contract: Contract) -> dict[str, Section]:
+    """Each section's own text (without its sub-sections): the unit a provision is read in."""
+    return {s.id: Section(id=s.id, title=s.title, start=start, end=end) for s, start, end in contract.own_spans()}
+
+
+def _read_provisions(contract: Contract, entry: PlaybookEntry, parties: Parties, found: list[Candidate]) -> list[dict]:
+    """Each provision the candidates belong to (one per section or sub-section that holds one,
+    sections, schedules, exhibits and inserted articles alike), read on its own; a provision
+    whose figure sits in a sibling sub-section ("9.1 Supplier shall maintain insurance. 9.2 with
+    limits of ...") is read with its numbered clause when alone it has none."""
+    regions = _regions(contract)
+    whole = (entry.metric.name if entry.metric else None) not in EACH_SUB_SECTION
+    groups: dict[str, list[Candidate]] = {}
     for candidate in found:
-        provisions.setdefault(candidate.section, []).append(candidate)
-    if metric not in SEPARATE_PROVISIONS or len(provisions) == 1:
-        return _assess_provision(contract, entry, section, parties, found)
-    # Several sub-sections carry such a burden (an old clause and one added next to it): each is
-    # judged on its own and the one worst for the buyer speaks for the section, quoted where it
-    # stands; an unreadable one ("check it by hand") never outranks a read one.
-    judged = [_assess_provision(contract, entry, section, parties, group) for group in provisions.values()]
-    readable = [j for j in judged if "check it by hand" not in j["rationale"]] or judged
-    return min(readable, key=lambda j: BUYER_RISK.get(j["verdict"], 3))  # stable: the strongest first on ties
+        key = candidate.section
+        scope = _clause_scope(contract, contract.section(key)) if whole else None
+        if scope is not None:
+            key, regions[scope.id] = scope.id, scope
+        groups.setdefault(key, []).append(candidate)
+    out: list[dict] = []
+    spans: set[tuple[int, int]] = set()
+    for section_id, group in groups.items():
+        if all(_defines_only(c.quote) for c in group):
+            continue  # a definition ("'Confidential Information' means ...") states no term of its own
+        region = regions.get(section_id) or contract.section(section_id) \
+            or Section(id=section_id, title="", start=0, end=len(contract.text))
+        inside = candidates_in_section(contract, entry.id, region) or group
+        reading = _assess_provision(contract, entry, region, parties, inside)
+        if not readable(reading):
+            scope = _clause_scope(contract, contract.section(section_id))
+            if scope is not None and (scope.start, scope.end) != (region.start, region.end):
+                context = [c for c in candidates_in_section(contract, entry.id, scope) if c.section != section_id]
+                if context:
+                    together = _assess_provision(contract, entry, region, parties, inside, context=context)
+                    if readable(together):
+                        reading = together
+        if (reading["start"], reading["end"]) not in spans:
+            spans.add((reading["start"], reading["end"]))
+            reading["strength"] = max(c.score for c in group)
+            out.append(reading)
+    return out
+
+
+_DEFINES = re.compile(r"[\"“”]\s*\)?\s*(?:means|shall\s+mean|has\s+the\s+meaning|is\s+defined\s+as|refers\s+to)\b"
+                      r"|\b(?:the\s+)?terms?\s+[\"“][^\"”]{1,60}[\"”]\s*(?:,\s*)?(?:as\s+used\s+\w+\s+\w+\s*,\s*)?(?:means|shall\s+mean)\b", re.IGNORECASE)
+# what makes a definition carry a term: "'Minimum Fee' means the fees payable by Customer each month"
+_BINDS = re.compile(r"\b(?:shall|must|will|agrees?\s+to|undertakes?\s+to|may|is\s+(?:not\s+)?(?:entitled|liable|required)|payable|owed|owing"
+                    r"|(?:is|are|be)\s+due)\b(?!\s+mean)", re.IGNORECASE)
+
+
+def _defines_only(sentence: str) -> bool:
+    """A definition that carries no obligation, right or limit of its own (a definition that does,
+    "'Cap' means ... and the Supplier shall not be liable beyond it", stays a provision)."""
+    if not _DEFINES.search(sentence):
+        return False
+    rest = _DEFINES.split(sentence, maxsplit=1)[-1]
+    return not _BINDS.search(rest) and not _BINDS.search(sentence[: _DEFINES.search(sentence).start()])
 
 
 def _assess_provision(contract: Contract, entry: PlaybookEntry, section: Section, parties: Parties,
-                      found: list[Candidate]) -> dict:
-    """One provision (the candidates of one sub-section, best first) judged as today's whole."""
+                      found: list[Candidate], *, context: list[Candidate] | None = None) -> dict:
+    """One provision (the candidates of one section or sub-section, best first), with `context`
+    (sentences of its numbered clause) read beside it when it states no figure of its own."""
     metric = entry.metric.name if entry.metric else None
-    # A section that sets the clause for each side (a cap on each party's liability, insurance
+    # A provision that sets the clause for each side (a cap on each party's liability, insurance
     # each must carry): the sentences on the side the buyer's playbook is about come first.
     found = sorted(found, key=lambda c: not stance.matches_interest(metric, *stance.read_stance(metric, c.quote)))
     # Companion terms (a survival period, a breach-notice deadline ...) may sit in a sibling
     # sub-section of the same clause, so they are looked up over the whole numbered clause.
-    scope = _clause_scope(contract, section) or section
+    scope = _clause_scope(contract, contract.section(section.id)) or section
     helpers = [c for helper in COMPANIONS.get(entry.id, ()) for c in candidates_in_section(contract, helper, scope)]
     # the clause is judged on the side it is about: the other side's sentences do not mix in
     on_side = [c for c in found if stance.matches_interest(metric, *stance.read_stance(metric, c.quote))]
     core = on_side[:2] or found[:2]
-    picked = core + [h for h in helpers if all(h.start != f.start for f in core)][:2]
+    extra = [c for c in (context or []) if all(c.start != f.start for f in core)][:2]
+    limits: list[Candidate] = []
+    if metric == "indemnity_direction":
+        limits = indemnity_limits(contract, section, {c.section for c in core})
+        extra += [c for c in limits if all(c.start != f.start for f in core + extra)][:2]
+    picked = core + extra + [h for h in helpers if all(h.start != f.start for f in core + extra)][:2]
     picked.sort(key=lambda c: c.start)
     text = " ".join(c.quote for c in picked)
     primary = on_side[0] if on_side else max(found[:2], key=lambda c: c.score)
     binds, protects = stance.read_stance(metric, primary.quote)
     if binds is None and protects is None:
         binds, protects = stance.read_stance(metric, text)
-    verdict, note = buyer_side(metric, judge(entry, text), binds, protects)
+    judged = judge(entry, text)
+    if metric == "indemnity_direction" and judged.value == "supplier" and limits:
+        # the supplier's indemnity read as uncapped, though a cap in its clause, or one naming it, limits it
+        judged = Judgement("deviation", f"the supplier's indemnity is capped or limited ({contract.cite(limits[0].section, limits[0].start)})",
+                           "supplier-capped")
+    if metric in _BOUND_BY_VALUE and judged.value in ("buyer", "supplier") and binds in (None, "both"):
+        # the judge read who is restrained or waives (its obligations), where naming both parties
+        # in the sentence ("sell exclusively to the Buyer") left the stance at "both"
+        binds, protects = judged.value, other(judged.value)
+    verdict, note = buyer_side(metric, judged, binds, protects)
     start, end = _quote_span(contract, primary, [h for h in helpers[:2] if h.start != primary.start])
     citation = contract.cite(primary.section, start)
-    return make_finding(
-        entry, verdict.level, primary.section, contract.text[start:end], start, end,
-        rationale=advice.rationale(entry, verdict.level, verdict.rationale, citation, binds=binds, protects=protects,
-                                   parties=parties, adjusted=note),
-        recommendation=advice.recommendation(entry, verdict.level, f"{verdict.rationale}; {note}" if note else verdict.rationale, citation),
-        citation=citation, binds=binds, protects=protects,
-    )
+    if favours_buyer(metric, binds, protects):
+        why = note or f"it {'protects' if stance.INTEREST[metric][0] == 'protects' else 'binds'} only the " \
+                      f"{'buyer' if stance.INTEREST[metric][0] == 'protects' else 'supplier'}"
+        finding = make_finding(
+            entry, "favourable", primary.section, contract.text[start:end], start, end,
+            rationale=_favourable_rationale(citation, judged.rationale, why, binds, protects, parties),
+            recommendation=f"No change needed: {citation} favours the buyer ({why}).",
+            citation=citation, binds=binds, protects=protects)
+    else:
+        finding = make_finding(
+            entry, verdict.level, primary.section, contract.text[start:end], start, end,
+            rationale=advice.rationale(entry, verdict.level, verdict.rationale, citation, binds=binds, protects=protects,
+                                       parties=parties, adjusted=note),
+            recommendation=advice.recommendation(entry, verdict.level, f"{verdict.rationale}; {note}" if note else verdict.rationale, citation),
+            citation=citation, binds=binds, protects=protects,
+        )
+    finding["reading"] = short_reading(metric, judged.rationale, binds, protects)
+    return finding
+
+
+_CAP = re.compile(r"\b(?:shall|will|may|does)\s+not\s+(?:in\s+any\s+event\s+)?exceed|\bnot\s+to\s+exceed|\b(?:limited|capped)\s+(?:to|at)\b"
+                  r"|\bin\s+excess\s+of\b|\bsubject\s+to\s+(?:a|an|the)\s+(?:\w+\s+){0,2}?(?:maximum|cap|ceiling|limit)\b"
+                  r"|\bmaximum\s+(?:aggregate\s+|total\s+)?(?:amount|liability|sum)\s+(?:of|is|shall\s+be)\b", re.IGNORECASE)
+# a cap that leaves the indemnities out of it: "except for its indemnification obligations", "the limits
+# above shall not apply to Clause 8 (Indemnities)"
+_CARVE = (r"\b(?:except|excluding|exclusive\s+of|other\s+than|save|apart\s+from|without\s+prejudice\s+to|(?:shall|will|does|do)\s+not\s+"
+          r"(?:apply|limit)|not\s+(?:be\s+)?(?:subject|limited)|carve)\b[^.;]{0,160}?")
+_NOTHING = r"\bnothing\s+(?:in\s+this\s+(?:agreement|contract|clause|section)\s+)?(?:shall\s+|will\s+)?(?:limits?|excludes?|restricts?)\b[^.;]{0,300}?"
+_INDEMNITIES = r"\bindemn\w*"
+
+
+def _indemnity_words(ids: set[str]) -> str:
+    """The indemnities as a term names them: the word, or the clause that holds them ("clause 8.1")."""
+    numbers = "|".join(re.escape(i) for i in sorted(ids, key=len, reverse=True) if i and i[0].isdigit())
+    return rf"(?:{_INDEMNITIES}|\b(?:clauses?|sections?|articles?|paragraphs?)\s+(?:{numbers})(?!\.\d|\w))" if numbers else _INDEMNITIES
+
+
+def indemnity_limits(contract: Contract, clause: Section, ids: set[str] | None = None) -> list[Candidate]:
+    """The caps that limit an indemnity (held in `clause`, in the sub-sections `ids`): one that
+    names the indemnities or their clause ("the Supplier's liability under this Clause 9 shall not
+    exceed ..."), or a cap inside the indemnity's own clause when no term of the contract spares the
+    indemnities from the caps ("except for indemnification obligations", "the limit in clause 8.2
+    does not apply to liability under clause 8.1", "nothing limits liability under the indemnities")."""
+    words = _indemnity_words({clause.id, *(ids or ())})
+    named = re.compile(words, re.IGNORECASE)
+    spares = re.compile(rf"{_CARVE}{words}|{_NOTHING}{words}", re.IGNORECASE)
+    caps = find_candidates(contract, "liability_cap", limit=0)
+    # the indemnity clause's own sentences too: "the indemnity in this Section 11 is subject to a maximum of ..."
+    own = [Candidate("liability_cap", sec.id, text, start, end, 0.0) for sec, start, end, text in contract_sentences(contract)
+           if clause.start <= start < clause.end and named.search(text) and _CAP.search(text)]
+    spared = bool(spares.search(contract.text))
+    found = [c for c in caps
+             if _CAP.search(c.quote) and not spares.search(c.quote)
+             and (named.search(c.quote) or (clause.start <= c.start < clause.end and not spared))]
+    return found + [c for c in own if not spares.search(c.quote) and all(c.start != f.start for f in found)]
+
+
+# judges whose value names the party a provision binds
+_BOUND_BY_VALUE = frozenset({"restriction_on_buyer", "termination_waiver"})
+
+
+def favours_buyer(metric: str | None, binds: str | None, protects: str | None) -> bool:
+    """Whether a provision is the mirror of the burden the playbook is about: a limit that protects
+    only the buyer, a restraint, waiver or sole remedy that binds only the supplier."""
+    want = stance.INTEREST.get(metric or "")
+    if want not in (("protects", "supplier"), ("binds", "buyer")):
+        return False
+    return (protects if want[0] == "protects" else binds) == other(want[1])
+
+
+def _favourable_rationale(citation: str, reading: str, why: str, binds: str | None, protects: str | None,
+                          parties: Parties) -> str:
+    who = f" It binds {parties.describe(binds)} and protects {parties.describe(protects)}." if binds or protects else ""
+    reading = reading.rstrip(".")
+    return (f"{citation[:1].upper()}{citation[1:]}: {reading}.{who} This favours the buyer ({why.rstrip('.')}): "
+            "no change needed.")
+
+
+_SIDES = {"both": "mutual", "buyer": "the buyer", "supplier": "the supplier"}
+
+
+def short_reading(metric: str | None, rationale: str, binds: str | None, protects: str | None) -> str:
+    """One line on a provision: whose it is and what it says ("the supplier's: cap multiple of
+    fees 0.25 is below the fallback minimum 1")."""
+    text = _UNREAD.sub("", rationale).rstrip(" ;.")
+    kind = stance.shape(metric)
+    if kind == "common" or (binds is None and protects is None):
+        side = ""
+    elif kind == "limit":
+        side = "mutual" if protects == "both" else f"protects {_SIDES.get(protects or '', 'unclear')}" if protects else ""
+    else:
+        side = "binds both parties" if binds == "both" else f"binds {_SIDES[binds]}" if binds in _SIDES else ""
+    line = f"{side}: {text}" if side else text
+    return line if len(line) <= 160 else line[:157].rstrip() + "..."
+
+
+def _public(assessment: dict) -> dict:
+    return {k: v for k, v in assessment.items() if k not in ("reading", "strength")}
 
 
 def buyer_side(metric: str | None, judged: Judgement, binds: str | None, protects: str | None) -> tuple[Judgement, str]:
@@ -234,68 +437,61 @@ def _clause_scope(contract: Contract, section: Section | None) -> Section | None
     return parent
 
 
-def readings(contract: Contract, entry: PlaybookEntry) -> list[dict]:
-    """The clause type read over the whole contract: the assessments of the (at most three)
-    numbered clauses that hold the detector's best candidates, strongest first."""
-    candidates = find_candidates(contract, entry.id, limit=6)
-    sections: list[Section] = []
-    for c in candidates:
-        section = _clause_scope(contract, contract.section_at(c.start) or contract.section(c.section))
-        if section and section not in sections:
-            sections.append(section)
-    return [a for a in (assess(contract, entry, s) for s in sections[:3]) if a]
+def provisions(contract: Contract, entry: PlaybookEntry) -> list[dict]:
+    """Every provision of the clause type in the whole contract (every section, schedule, exhibit
+    or inserted article that holds a sentence of the type), each read on its own for whom it binds
+    and protects and its figures, ranked as the finding is chosen (`rank_key`): the first is the
+    finding. Each carries `reading`, its one-line summary."""
+    parties = parties_of(contract)
+    with reading_for(parties):
+        found = find_candidates(contract, entry.id, limit=0)
+        return _ranked(entry, _read_provisions(contract, entry, parties, found)) if found else []
+
+
+def also_entry(assessment: dict) -> dict:
+    """How a provision that is not the finding is listed under it (the `also` list)."""
+    return {"section": assessment["section"], "citation": assessment["citation"], "verdict": assessment["verdict"],
+            "binds": assessment["binds"], "protects": assessment["protects"], "reading": assessment.get("reading", ""),
+            "start": assessment["start"], "end": assessment["end"]}
+
+
+def with_also(finding: dict, ranked: list[dict]) -> dict:
+    """`finding` with the other provisions of its clause type (those its quote does not cover)
+    listed under it as `also`, in rank order."""
+    finding = dict(finding)
+    finding["also"] = [also_entry(a) for a in ranked
+                       if a["end"] <= finding.get("start", -1) or a["start"] >= finding.get("end", -1)]
+    return finding
 
 
 def review_clause(contract: Contract, entry: PlaybookEntry) -> dict:
-    """The finding for one clause type over the whole contract (missing, or not applicable to
-    this deal, if no candidate)."""
-    assessed = readings(contract, entry)
-    if not assessed:
-        return absent_finding(contract, entry)
-    return _strongest(entry, assessed)
-
-
-def _strongest(entry: PlaybookEntry, assessed: list[dict]) -> dict:
-    metric = entry.metric.name if entry.metric else None
-    # The strongest section speaks for the clause, unless another one is on the side the buyer's
-    # playbook is about (the supplier's cap, the supplier's insurance), or its value could not be
-    # read and another section's could.
-    on_side = [a for a in assessed if stance.matches_interest(metric, a["binds"], a["protects"])]
-    pool = on_side or assessed
-    chosen = pool[0]
-    if "check" in chosen["rationale"]:
-        readable = [a for a in pool[1:] if "check" not in a["rationale"]]
-        if readable:
-            chosen = readable[0]
-    return chosen
+    """The finding for one clause type over the whole contract: the provision worst for the buyer
+    (`provisions`), the others under it as `also`; `favourable` when every provision favours the
+    buyer; missing (or not applicable to this deal) only when no candidate exists."""
+    ranked = provisions(contract, entry)
+    if not ranked:
+        finding = absent_finding(contract, entry)
+        finding["also"] = []
+        return finding
+    return with_also(_public(ranked[0]), ranked[1:])
 
 
 def stronger_elsewhere(contract: Contract, entry: PlaybookEntry, finding: dict) -> dict | None:
     """Coverage for a clause assessed where the reviewer chose to look (often where memory said):
-    the reading of another place that should speak for the clause type instead, or None.
-
-    Another place speaks instead when it is the contract's strongest reading of the clause (what
-    `review_clause` gives) and is another provision or reads it differently (the remembered place
-    held a weaker mention, a competing provision such as an indemnity's sub-limit beside the
-    general cap, or the clause moved): where two provisions compete, the contract chooses, never
-    the place looked at first (issue 29: memory must not decide which provision is the finding), or
-    when it imposes a burden on the buyer (SEPARATE_PROVISIONS: a restraint, a waiver ...) worse
-    than `finding` wherever it stands (a clause added next to the one looked at); the worse for
-    the buyer first. Only readings with a readable value count, and burdens only on the side the
-    playbook is about: the other side's clause is `other_side`'s business."""
-    assessed = readings(contract, entry)
-    if not assessed:
+    the provision the whole contract ranks first (`review_clause`'s finding: the side the playbook
+    is about, the clause itself over a passing mention, a readable value, worse for the buyer) when
+    it is another provision than the one looked at and its value was read, else None. The
+    contract's ranking decides which provision is the finding, never the place looked at first
+    (memory must not decide it)."""
+    ranked = provisions(contract, entry)
+    if not ranked:
         return None
-    metric = entry.metric.name if entry.metric else None
-    strongest = _strongest(entry, assessed)
-    rank = BUYER_RISK.get(finding["verdict"], 3)
-    burdens = [a for a in assessed if metric in SEPARATE_PROVISIONS and BUYER_RISK.get(a["verdict"], 3) < rank]
-    contrary = [strongest] if (strongest["verdict"], strongest["section"]) != (finding["verdict"], finding["section"]) else []
-    pool = [a for a in [*burdens, *contrary]
-            if (a["end"] <= finding["start"] or a["start"] >= finding["end"])
-            and (a is strongest or stance.matches_interest(metric, a["binds"], a["protects"]))
-            and "check it by hand" not in a["rationale"]]
-    return min(pool, key=lambda a: BUYER_RISK.get(a["verdict"], 3)) if pool else None
+    top = ranked[0]
+    if not (top["end"] <= finding["start"] or top["start"] >= finding["end"]):
+        return None  # the provision looked at is the contract's finding
+    if not readable(top):
+        return None
+    return _public(top)
 
 
 def detect_all(contract: Contract, playbook: Playbook) -> list[dict]:

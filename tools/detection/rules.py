@@ -40,7 +40,7 @@ _NUM_WORD = r"(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fift
 _COMMITTED_AMOUNT = (r"(?:US)?\$?\s*(?:\[[^\]]{0,20}\]|X{3,}|\*{3,}|\d[\d,.]*(?![\d,.])|(?:(?:[a-z]+teen|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
                      r"|hundred|thousand|million|billion|and|dollars?|us)[\s-]*){1,12}\(\s*(?:US)?\$?[\d,.]+\s*\)|" + _NUM_WORD + r"\b(?!-|\s*\())"
                      r"(?!\s*(?:\(\s*\d+\s*\)\s*)?(?:%|percent|business\s+|calendar\s+)?(?:days?|weeks?|months?|years?|hours?|minutes?|times)\b)")
-_AT_LEAST = r"\b(?:minimum\s+of|not\s+less\s+than|no\s+less\s+than|at\s+least)\s+"
+_AT_LEAST = r"\b(?:minimum\s+of|not\s+less\s+than|no\s+less\s+than|at\s+least|(?:not|no)\s+fewer\s+than)\s+"
 _PER_PERIOD = r"(?:.{0,120}?\b(?:per|each|every|in\s+any|a)\s+(?:calendar\s+|contract\s+|fiscal\s+)?(?:year|month|quarter|week)\b|\b(?:annual|monthly|quarterly))"
 
 DETECTORS: dict[str, Detector] = {
@@ -185,11 +185,19 @@ DETECTORS: dict[str, Detector] = {
     "payment_terms": _d("payment_terms", [
         (rf"\b(?:pay|paid|payable|payment|due|remit)\w*\b.{{0,100}}?\bwithin\s+{_DUR}", 3),
         (rf"\b{_DUR}\b.{{0,60}}?\b(?:after|from|of|following)\s+(?:the\s+)?(?:date\s+of\s+|receipt\s+of\s+)?(?:the\s+)?(?:invoice|receipt)", 2.5),
+        # a period counted from another event, with the payment named further back in a long sentence: "shall pay the Fees and
+        # any other charges set out in the Order Form, together with ..., within thirty (30) days of the end of the month"
+        (rf"\b(?:pay|paid|payable|payment|due|remit|settle)\w*\b.{{100,250}}?\bwithin\s+{_DUR}", 2),
+        (rf"\b{_DUR}\b.{{0,30}}?\b(?:after|from|of|following)\s+(?:the\s+)?(?:end\s+of\s+(?:the|each|every)\s+(?:calendar\s+)?(?:month|quarter)|delivery|acceptance|completion)\b", 1.5),
+        # a late-payment rate: "interest at one percent (1%) per month", "interest of 8% per annum"
+        (r"\binterest\b.{0,60}?(?:%|\bper\s*cent\b|\bpercent\b).{0,40}?\b(?:per\s+(?:month|annum|year)|a\s+month|monthly|annually)\b", 1.5),
         (r"\binvoic\w*\b.{0,120}?\b(?:due|payable|paid)\b", 2),
         (r"\bnet\s+\d{1,3}\b", 2),
         (r"\bpayment\s+(?:is\s+|shall\s+be\s+)?due\b", 1.5),
         (r"\b(?:late\s+payments?|overdue|past\s+due|unpaid)\b.{0,120}?\binterest\b", 1.5),
         (r"\b(?:payable|paid)\s+in\s+advance\b", 2),
+        # a payment of one charge (a shortfall under a purchase commitment, a take-or-pay amount) is not the contract's payment terms
+        (r"\bshortfall\b|\btake[\s-]or[\s-]pay\b|\b(?:purchases?|volumes?|orders?|tenders?)\b[^.;]{0,60}?\b(?:falls?\s+(?:short|below)|fewer\s+than|less\s+than)\b", -3),
     ], title=r"payment|invoic|fees"),
     "price_changes": _d("price_changes", [
         (r"\b(?:increase|adjust|change|raise|revise|modif)\w*\b.{0,60}?\b(?:prices?|pricing|fees|rates|charges)\b|\b(?:prices?|pricing|fees|rates|charges)\b.{0,60}?\b(?:increase|adjust|change|raise|revis|modif)\w*", 2),
@@ -230,6 +238,10 @@ DETECTORS: dict[str, Detector] = {
         (r"\b(?:may|can)\s+(?:freely\s+)?assign\b", 1.5),
         (r"\bassignment\b", 0.5),
         (r"\bassignment\s+for\s+the\s+benefit\s+of\s+(?:its\s+)?creditors\b", -3),
+        # moving data or goods is no transfer of the contract: "shall not transfer personal data outside the country without
+        # consent", "title shall not transfer until payment" (unless the sentence also assigns: "assign" scores on its own)
+        (r"^(?!.*\bassign).*\b(?:transfer\w*|be\s+transferred)\s+(?:any\s+|the\s+|such\s+|its\s+)?(?:\w+\s+){0,2}?(?:data|information|records|files|funds|title|risk|goods|products|stock)\b"
+         r"|^(?!.*\bassign).*\b(?:data|information|records|title|risk)\b.{0,40}?\b(?:shall|will|may)\s+not\s+(?:be\s+)?(?:transfer|pass)", -3),
     ], title=r"assign"),
     "insurance": _d("insurance", [
         (r"\binsurance\b", 2),
@@ -320,6 +332,12 @@ DETECTORS: dict[str, Detector] = {
         (r"\btake[\s-]or[\s-]pay\b|\bshortfall\s+(?:payment|fee|charge|amount|quantit\w+|volume)", 3),
         (r"\b(?:guaranteed|committed)\s+(?:minimum|volume|quantity|quantities|amount)", 3),
         (r"\b(?:purchase|order|buy)\w*\b.{0,60}?\bat\s+least\b", 2),
+        # a firm order or commitment of a quantity: "a firm and non-cancellable order for three hundred (300) Units", "commits to
+        # purchase 5,000 units", "shall purchase two thousand (2,000) Devices during the first Contract Year"
+        (r"\b(?:firm|binding|non-?cancell?able|irrevocable|unconditional)\s+(?:and\s+(?:firm|binding|non-?cancell?able|irrevocable|unconditional)\s+)?"
+         r"(?:purchase\s+)?(?:orders?|commitments?|obligations?\s+to\s+(?:purchase|buy|order))\b", 2.5),
+        (r"\b(?:shall|will|must|agrees?\s+to|commits?\s+to|undertakes?\s+to|is\s+obliged\s+to|(?:purchase\s+)?orders?\s+for)\s+(?:(?:purchase|buy|order|take|acquire)\s+)?"
+         r"(?:a\s+total\s+of\s+)?(?:" + _AT_LEAST + r")?" + _COMMITTED_AMOUNT + r"\s+(?:\w+\s+){0,2}?(?:units|products|pieces|devices|machines|systems|vehicles|licen[cs]es|seats|tons?|tonnes?|kilograms?|cases|lots|cartons|pallets)\b", 2),
         (r"\bminimum\b", 1),
         (r"\b(?:sales?|purchase|revenue|performance)\s+(?:targets?|quotas?|benchmarks?)\b", 2.5),
         (r"\b(?:meet|achieve|satisfy|attain|reach)\w*\b.{0,40}?\b(?:sales?|purchase|revenue|performance)\s+(?:targets?|quotas?|benchmarks?)\b", 1),
@@ -413,6 +431,15 @@ DETECTORS: dict[str, Detector] = {
         (r"\b(?:goodwill|clientele|customer\s+base|investments?|prospective\s+(?:profits|sales))\b.{0,150}?\b(?:terminat|expir|non-?renewal)", 1),
         (r"\b(?:may|shall\s+be\s+entitled\s+to)\s+(?:only|solely)\s+terminate|\b(?:only|solely)\s+(?:be\s+)?(?:entitled\s+to\s+)?terminat\w*\s+(?:this\s+agreement\s+)?(?:if|in\s+the\s+(?:following|event)|as\s+set|for\s+the\s+(?:following|reasons))", 3.5),
         (r"\bwaives?\s+(?:any\s+|all\s+|its\s+)?(?:\w+\s+){0,2}rights?\s+to\s+(?:terminate|cancel|rescind)|\bno\s+right\s+to\s+(?:terminate|cancel|rescind)", 4),
+        # the end named first: "upon expiry or termination for any reason, the Distributor shall not be entitled to any
+        # compensation", "on termination, no indemnity for goodwill shall be payable"
+        (r"\b(?:upon|on|after|following|by\s+reason\s+of|in\s+the\s+event\s+of|as\s+a\s+(?:result|consequence)\s+of)\s+(?:the\s+|any\s+|such\s+)?(?:\w+\s+){0,3}?"
+         r"(?:terminat|expir|non-?renewal|cancel)\w*\b.{0,200}?\b(?:no|not\s+be\s+entitled\s+to|waives?|(?:shall|will)\s+not\s+(?:claim|seek|receive|be\s+paid|be\s+owed))\b"
+         r".{0,80}?\b(?:compensation|indemnit\w*|damages|severance|goodwill|reimbursement)", 4),
+        # a waiver of the law that protects a distributor or agent when it is ended: "waives the benefit of any law of the
+        # Territory requiring just cause or compensation for termination", "waives any rights under the Commercial Agents Regulations"
+        (r"\bwaiv\w*\b.{0,80}?\b(?:benefit|protection|rights?|provisions?|application)\b.{0,60}?\b(?:laws?|statutes?|regulations?|acts?|codes?|decrees?|legislation|ordinances?)\b"
+         r".{0,250}?\b(?:terminat\w*|cancel\w*|expir\w*|non-?renewal|compensation|indemnit\w*|distribut\w*|dealers?|agen(?:ts?|cy)|franchis\w*)", 4),
     ], threshold=3.5, title=r"terminat|compensation|waiver"),
     **FINER,
 }
@@ -424,7 +451,7 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     "uncapped_liability": ("indemn", "harmless", "defend", "unlimited", "without limit"),
     "termination_convenience": ("terminat", "terminab", "cancel", "convenience", "without cause", "for any reason", "cease", "discontinu", "by either"),
     "auto_renewal": ("renew", "extend", "extension", "evergreen", "tacit", "prolong", "until", "automatic", "year to year", "year-to-year"),
-    "payment_terms": ("pay", "invoice", "net ", "due"),
+    "payment_terms": ("pay", "invoice", "net ", "due", "remit", "settle"),
     "price_changes": ("price", "pricing", "fee", "rate", "charge", "favo", "cpi", "index", "%", "percent"),
     "governing_law": ("law",),
     "assignment": ("assign", "transfer", "delegat"),
@@ -439,7 +466,8 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     "liquidated_damages": ("liquidated", "credit", "penalt", "termination", "cancellation", "delay", "fee", "charge"),
     "liquidated_damages_clause": ("liquidated", "fee", "charge", "payment", "pay ", "penalt", "delay", "late", "past", "beyond", "overdue", "compensation", "salary", "remuneration", "wages"),
     "minimum_commitment": ("target", "quota", "benchmark", "minimum", "take", "shortfall", "guarantee", "committed", "at least", "less than",
-                           "achiev", "meet", "reach", "attain", "generat", "below"),
+                           "achiev", "meet", "reach", "attain", "generat", "below", "firm", "binding", "cancel", "irrevocab", "commit", "units",
+                           "fewer than"),
     "confidentiality": ("confiden", "proprietary", "disclos", "divulg", "reveal"),
     "data_protection": ("personal", "privacy", "data", "breach", "security", "gdpr", "hipaa", "health", "incident"),
     "renewal_notice": ("renew", "extend", "extension", "until terminated", "automatically continu", "effect until", "effect thereafter until"),
