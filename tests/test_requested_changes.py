@@ -73,12 +73,13 @@ def test_every_requested_change_is_drafted_for_this_contract(path):
             assert redline["find"] and _flat(redline["find"]) in flat, redline["find"]
             assert f'"{redline["find"]}"' in said or f'"{_tail(redline["find"])}"' in said
         # the new wording is the contract's: its defined terms or its own clause with a new figure
-        # (a governing-law clause names no party: its redline is the contract's clause with the new law)
+        # (a governing-law clause the contract has is changed in its own words with the new law; one
+        # inserted or added names the parties)
         own_terms = any(t.strip("[]").removeprefix("the ").lower() in redline["text"].lower() for t in (terms.buyer, terms.supplier))
         targets = redline["target"].split("; ") if redline["target"] else []
         moved = redline["action"] == "replace" and redline["figure"] and targets and \
             redline["figure"] != redline["target"] and all(t in redline["text"] for t in targets)
-        law = finding["clause_type"] == "governing_law" and "New York" in redline["text"]
+        law = finding["clause_type"] == "governing_law" and redline["action"] == "replace" and "New York" in redline["text"]
         assert own_terms or moved or law, (finding["clause_type"], redline)
 
 
@@ -190,3 +191,12 @@ def test_defined_terms_are_used_as_the_contract_writes_them():
 def test_markdown_carries_the_drafted_change():
     markdown = render_markdown(report_of(CONTRACT))
     assert re.search(r"\*\*warranty\*\* \(deviation, high\): Section 14\.2 .*replace \"Company warrants", markdown)
+
+
+def test_a_missing_governing_law_is_inserted_as_a_clause_between_the_parties():
+    text = ("SERVICES AGREEMENT\n\nThis Services Agreement is made between Larkspur Analytics Inc. (\"Client\") and "
+            "Brackenridge Data LLC (\"Provider\").\n\n1. SERVICES\n1.1 Provider shall perform the services described "
+            "in each statement of work.\n\n2. FEES\n2.1 Client shall pay each invoice within sixty (60) days of receipt.\n")
+    law = next(f for f in report_of(text)["findings"] if f["clause_type"] == "governing_law")
+    assert law["verdict"] == "missing" and law["redline"]["action"] == "insert"
+    assert "between Client and Provider" in law["recommendation"], law["recommendation"]

@@ -421,13 +421,19 @@ def _price(quote: str, entry: PlaybookEntry, terms: ContractTerms, style: Style,
         f"{pct}, on {style.duration(90, 'day')}' written notice to {terms.buyer}."))
 
 
+def _law_clause(entry: PlaybookEntry, terms: ContractTerms) -> str:
+    """The playbook's governing law and forum, as a clause between this contract's parties."""
+    wanted = (entry.metric.standard or ["New York"])[0] if entry.metric else "New York"
+    return (f"This Agreement, and any dispute between {terms.buyer} and {terms.supplier} arising out of or in "
+            f"connection with it, is governed by the laws of the State of {wanted}, and the state and federal courts "
+            f"located in {wanted} have exclusive jurisdiction over any such dispute.")
+
+
 def _law(quote: str, entry: PlaybookEntry, terms: ContractTerms, style: Style, where: str) -> Redline | None:
     place = extract_jurisdiction(quote)
     wanted = (entry.metric.standard or ["New York"])[0] if entry.metric else "New York"
     if not place:
-        return Redline("add", where, find=quote, text=style.case(
-            f"This Agreement is governed by the laws of the State of {wanted}, and the state and federal courts located in "
-            f"{wanted} have exclusive jurisdiction."))
+        return Redline("add", where, find=quote, text=style.case(_law_clause(entry, terms)))
     spans = []
     prefix = r"(?P<the>the\s+)?(?P<kind>(?:State|Commonwealth|Province|Republic|Kingdom|Federal\s+Republic|People'?s\s+Republic)\s+of\s+)?"
     for m in re.finditer(prefix + re.escape(place), quote, re.IGNORECASE):
@@ -636,9 +642,7 @@ def _new_clause(metric: str, entry: PlaybookEntry, terms: ContractTerms, style: 
                               f"increase them no more than once in any {style.number(12)}-month period, by no more than "
                               f"the lower of the change in the Consumer Price Index and {n(_m(entry, 'standard_max', 3))} "
                               f"percent, on {style.duration(90, 'day')}' written notice to {b}.",
-        "jurisdiction": lambda: f"This Agreement is governed by the laws of the State of "
-                        f"{(entry.metric.standard or ['New York'])[0] if entry.metric else 'New York'}, and the state and "
-                        "federal courts located there have exclusive jurisdiction.",
+        "jurisdiction": lambda: _law_clause(entry, terms),
         "assignment_freedom": lambda: f"{S} shall not assign this Agreement or subcontract any of its obligations without "
                               f"{terms.possessive(b)} prior written consent. {B} may assign this Agreement to an affiliate "
                               f"or to a successor to its business without consent. {B} may terminate this Agreement on "
