@@ -97,7 +97,8 @@ def fork(tmp_path_factory) -> Path:
 
 def _env(fork: Path, home: Path) -> dict[str, str]:
     return {"PYTHONPATH": str(fork), "CONTRACT_AGENT_HOME": str(home), "CONTRACT_AGENT_ENV_FILE": "",
-            "CONTRACT_AGENT_CHECKPOINTER": "sqlite", "PATH": "/usr/bin:/bin", "HOME": str(home)}
+            "CONTRACT_AGENT_CHECKPOINTER": "sqlite", "PATH": "/usr/bin:/bin", "HOME": str(home),
+            "XDG_CONFIG_HOME": str(home.parent / "config")}  # the checkpoint key, outside the data folder
 
 
 def test_fork_md_deletes_what_this_test_deletes():
