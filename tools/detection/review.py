@@ -349,6 +349,10 @@ def _indemnity_words(ids: set[str]) -> str:
     return rf"(?:{_INDEMNITIES}|\b(?:clauses?|sections?|articles?|paragraphs?)\s+(?:{numbers})(?!\.\d|\w))" if numbers else _INDEMNITIES
 
 
+# a sentence that lifts the limit: "Vendor's obligations under clause 8.1 are not subject to the limit in clause 8.2"
+_UNLIMITED = re.compile(r"\bnot\s+(?:be\s+)?subject\s+to\b|\b(?:shall|will|does|do)\s+not\s+apply\b|\bunlimited\b|\bwithout\s+(?:any\s+)?limit", re.IGNORECASE)
+
+
 def indemnity_limits(contract: Contract, clause: Section, ids: set[str] | None = None) -> list[Candidate]:
     """The caps that limit an indemnity (held in `clause`, in the sub-sections `ids`): one that
     names the indemnities or their clause ("the Supplier's liability under this Clause 9 shall not
@@ -366,7 +370,8 @@ def indemnity_limits(contract: Contract, clause: Section, ids: set[str] | None =
     found = [c for c in caps
              if _CAP.search(c.quote) and not spares.search(c.quote)
              and (named.search(c.quote) or (clause.start <= c.start < clause.end and not spared))]
-    return found + [c for c in own if not spares.search(c.quote) and all(c.start != f.start for f in found)]
+    return [c for c in found + [c for c in own if not spares.search(c.quote) and all(c.start != f.start for f in found)]
+            if not _UNLIMITED.search(c.quote)]
 
 
 # judges whose value names the party a provision binds
