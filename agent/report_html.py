@@ -16,6 +16,7 @@ from typing import Any
 
 from agent.provenance import memory_note
 from agent.report import (
+    SETTLED,
     SEVERITY_ORDER,
     VERDICT_ORDER,
     also_lines,
@@ -197,7 +198,7 @@ def _finding(finding: dict[str, Any], sections: dict[str, Any], playbook: Playbo
     if also:
         parts.append('<ul class="also">' + "".join(f"<li>{_e(line)}</li>" for line in also) + "</ul>")
     standard = _standard_position(playbook, clause_type)
-    if standard and verdict not in ("standard", "not_applicable"):
+    if standard and verdict not in SETTLED:
         parts.append(f'<p class="standard">Buyer\'s standard position: {_e(standard)}</p>')
     parts.append(_clause_block(finding, section))
     note = memory_note(finding)
