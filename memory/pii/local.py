@@ -87,7 +87,9 @@ _GERMAN_STREET = re.compile(
 )
 _POSTAL = re.compile(rf"{_UK_POSTCODE}|\b{_US_CITY_STATE_ZIP}|\bSingapore[ \t]\d{{6}}\b")
 _ADDRESS_CUE = re.compile(
-    r"(?:(?i:address)[ \t]*:|(?i:registered office(?: is)?|principal (?:place of business|office)(?: is)?|"
+    # "Address:", "whose address for notices is", "address for service shall be", "residing at" ...
+    r"(?:(?i:address(?:[ \t]+for[ \t]+(?:notices?|service|correspondence|delivery))?)[ \t]*(?::|(?i:is|shall[ \t]+be)\b)"
+    r"|(?i:registered office(?: is)?|principal (?:place of business|office)(?: is)?|"
     r"offices?|residing|resident|located|domiciled)[ \t]+at)[ \t]*"
     r"(?P<v>[^\n;()\"“]{4,200}?)"
     r"(?=[ \t]*\(|[ \t]*;|[ \t]*\n|[ \t]*$|,[ \t]*(?:VAT|EIN|Federal|Tax|company|registered|Unique|USt|acting)\b"

@@ -42,7 +42,7 @@ _LOW = "a-zß-öø-ÿĀ-žа-џά-ώ"
 _TITLE_WORD = rf"[{_UP}](?:[{_LOW}]+|['’][{_UP}][{_LOW}]+|c[{_UP}][{_LOW}]+)(?:-[{_UP}]?[{_LOW}]+)?"
 _CAPS_WORD = rf"[{_UP}](?:[{_UP}]+|['’][{_UP}]{{2,}})(?:['’-][{_UP}]{{2,}})?"
 # surname particles: Pieter de Vries, Ludwig van der Berg, Rania al Masri
-_PARTICLES = r"(?:[ \t]+(?i:de|van|von|der|den|da|di|del|della|la|le|bin|ibn|al|el|ter|ten|dos|das|du|ní|nic|bint)){0,2}"
+_PARTICLES = r"(?:[ \t]+(?i:de|dela|delos|van|von|zu|der|den|da|di|del|della|la|le|bin|ibn|al|el|ter|ten|dos|das|du|ní|nic|bint)){0,2}"
 _PAIR = re.compile(
     rf"(?<![\w'’-])(?P<first>{_TITLE_WORD})(?:[ \t]+[{_UP}]\.)?{_PARTICLES}[ \t]+(?P<last>{_TITLE_WORD})"
     rf"(?![\w-]|['’](?![sS]\b)|\.[{_UP}])"
@@ -248,7 +248,7 @@ def _neighbour(word: str) -> bool:
     return low in _NEIGHBOURS or low in _NOT_NAME
 
 
-_PARTICLE_WORDS = frozenset("de van von der den da di del della la le bin ibn al el ter ten dos das du ní nic bint".split())
+_PARTICLE_WORDS = frozenset("de dela delos van von zu der den da di del della la le bin ibn al el ter ten dos das du ní nic bint".split())
 
 
 def _identifier_names(identifier: str, offset: int, given: frozenset[str]) -> Iterator[tuple[int, int]]:

@@ -71,11 +71,13 @@ def test_decay_deletes_undistilled_episodes_after_the_failed_episode_days(memory
     _remember(memory, wordllama, "new-empty", _empty_prompt_copy("b.pdf"), now=recent)
     _remember(memory, wordllama, "old-useful", USEFUL, now=old)
     _remember(memory, wordllama, "old-recorded", USEFUL.model_copy(update={"extraction": Extraction.FAILED}), now=old)
+    # a later run: decay never deletes nor merges away the last run's episode (issue 32)
+    _remember(memory, wordllama, "latest", _empty_prompt_copy("c.pdf"), now=recent)
     report = decay_namespace(memory, NS, DecayPolicy(), NOW)
     assert report.empty_deleted == ["old-empty"] and report.counts()["empty_episodes_deleted"] == 1
     # the described run and its self-recorded twin are near-duplicates: the described one is kept
     assert [(m.kept, m.merged) for m in report.merges] == [("old-useful", ["old-recorded"])]
-    assert {e.run_id for e in memory.episodes.list(NS, limit=10)} == {"new-empty", "old-useful"}
+    assert {e.run_id for e in memory.episodes.list(NS, limit=10)} == {"new-empty", "old-useful", "latest"}
 
 
 def _query(embeddings, text: str, *, k: int):

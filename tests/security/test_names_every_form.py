@@ -118,6 +118,13 @@ def test_people_in_every_form_never_reach_the_memory_file(settings, tmp_path):
      ["Siobh", "Bhriain", "Ní", "Bac", "75007"]),
     ("Contact Ngozi Adeyemi-Bello at Carrera 7 # 71-21, Bogotá. Adeyemi-Bello will deliver the Goods.",
      ["Ngozi", "Adeyemi", "71-21"]),
+    # an address whose country has no pattern, led by the notices clause's own words (issue 31)
+    ("Supplier is Tevita Fifita, whose address for notices is Taufa'ahau Road 118, Kolofonua, Nuku'alofa.\n\n"
+     "Fifita shall deliver the Goods.", ["Taufa", "118", "Kolofonua"]),
+    ("The Contractor's address for service shall be Plot 44, Kampala Road, Nakasero, Kampala; deliver the Goods.",
+     ["Plot 44", "Kampala Road", "Nakasero"]),
+    ("Notices to Juan Pablo dela Paz. Address: Calle Real 77, Barangay Poblacion, Vigan City 2700. Goods follow.",
+     ["Juan", "Calle Real", "Poblacion", "2700"]),
 ])
 def test_people_and_addresses_outside_the_set(text, gone):
     """Forms the data set does not hold: a cue-led address ending at the sentence, two initials
