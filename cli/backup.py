@@ -8,16 +8,20 @@ exists without --force; 3 not the embedded SQLite store (or a bad path); 4 the s
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from agent.errors import ConfigurationError, InputError
-from cli.memory import Format, Home, _print_json, memory_app, require_data_folder
 
 if TYPE_CHECKING:
     from memory.backends.sqlite.health import Health
+
+Home = Annotated[Path | None, typer.Option("--home", help="data folder (default: CONTRACT_AGENT_HOME)")]
+Format = Annotated[str, typer.Option("--format", "-f", help="text | json")]
 
 Force = Annotated[bool, typer.Option("--force", help="replace DEST if it exists")]
 Accept = Annotated[bool, typer.Option(
@@ -50,75 +54,82 @@ def _counts(health: Health) -> str:
     return ", ".join(f"{count} {table}" for table, count in health.counts.items()) or "no tiers"
 
 
-@memory_app.command()
-def backup(
-    dest: Annotated[Path, typer.Argument(help="the backup file to write (one SQLite file, owner-only)")],
-    force: Force = False, fmt: Format = "text", home: Home = None,
-) -> None:
-    """Copy the memory store to DEST while it may be in use (SQLite's online backup), checked whole.
-
-    The vector indexes are not copied: a restored store rebuilds them from its table.
-    Example: contract-review memory backup /backups/memory-$(date +%F).sqlite
-    """
-    from memory.backends.sqlite.health import backup as run_backup
-
-    path = _store(home)
-    if dest.exists() and not force:
-        raise InputError(f"{dest} exists: choose another file or add --force to replace it")
-    health = run_backup(path, dest)
-    if fmt == "json":
-        _print_json({"backup": str(dest), **_summary(health)})
-    else:
-        typer.echo(f"backed up {path} to {dest}: {_counts(health)}")
+def _print(value: Any) -> None:
+    typer.echo(json.dumps(value, indent=2))
 
 
-@memory_app.command()
-def restore(
-    src: Annotated[Path, typer.Argument(help="a backup made by `memory backup` (or SQLite's .backup)")],
-    fmt: Format = "text", home: Home = None,
-) -> None:
-    """Replace the memory store by a backup, checked first; the current store stays until the copy is in place.
+def add_backup_commands(app: typer.Typer, require_data_folder: Callable[[Any], None]) -> None:
+    """Join `memory backup`, `restore` and `check` to the memory command group (cli/memory.py)."""
 
-    A damaged backup is refused (exit 2) and the store left as it was. Run it when no other command uses memory.
-    Example: contract-review memory restore /backups/memory-2026-12-01.sqlite
-    """
-    from memory.backends.sqlite.health import restore as run_restore
-    from memory.errors import DamagedBackupError
+    @app.command()
+    def backup(
+        dest: Annotated[Path, typer.Argument(help="the backup file to write (one SQLite file, owner-only)")],
+        force: Force = False, fmt: Format = "text", home: Home = None,
+    ) -> None:
+        """Copy the memory store to DEST while it may be in use (SQLite's online backup), checked whole.
 
-    path = _store(home)
-    try:
-        health = run_restore(path, src)
-    except DamagedBackupError as exc:
-        raise InputError(str(exc)) from exc
-    if fmt == "json":
-        _print_json({"restored": str(src), **_summary(health)})
-    else:
-        typer.echo(f"restored {path} from {src}: {_counts(health)} (vector indexes rebuilt at the first search)")
+        The vector indexes are not copied: a restored store rebuilds them from its table.
+        Example: contract-review memory backup /backups/memory-$(date +%F).sqlite
+        """
+        from memory.backends.sqlite.health import backup as run_backup
+
+        path = _store(home)
+        if dest.exists() and not force:
+            raise InputError(f"{dest} exists: choose another file or add --force to replace it")
+        health = run_backup(path, dest)
+        if fmt == "json":
+            _print({"backup": str(dest), **_summary(health)})
+        else:
+            typer.echo(f"backed up {path} to {dest}: {_counts(health)}")
 
 
-@memory_app.command()
-def check(accept: Accept = False, fmt: Format = "text", home: Home = None) -> None:
-    """Check the whole memory store: integrity, foreign keys, rows per tier against the marker, index checksums.
+    @app.command()
+    def restore(
+        src: Annotated[Path, typer.Argument(help="a backup made by `memory backup` (or SQLite's .backup)")],
+        fmt: Format = "text", home: Home = None,
+    ) -> None:
+        """Replace the memory store by a backup, checked first; the current store stays until the copy is in place.
 
-    Exit 0 healthy; 4 with one line per problem. Example: contract-review memory check --format json
-    """
-    from memory.backends.sqlite.health import accept as run_accept
-    from memory.backends.sqlite.health import check as run_check
+        A damaged backup is refused (exit 2) and the store left as it was. Run it when no other command uses memory.
+        Example: contract-review memory restore /backups/memory-2026-12-01.sqlite
+        """
+        from memory.backends.sqlite.health import restore as run_restore
+        from memory.errors import DamagedBackupError
 
-    path = _store(home)
-    if home is not None or not path.parent.is_dir():
-        from agent.settings import Settings
+        path = _store(home)
+        try:
+            health = run_restore(path, src)
+        except DamagedBackupError as exc:
+            raise InputError(str(exc)) from exc
+        if fmt == "json":
+            _print({"restored": str(src), **_summary(health)})
+        else:
+            typer.echo(f"restored {path} from {src}: {_counts(health)} (vector indexes rebuilt at the first search)")
 
-        require_data_folder(Settings(**({"home": home} if home is not None else {})))
-    if accept:
-        run_accept(path)
-    health = run_check(path)
-    if fmt == "json":
-        _print_json(_summary(health))
-    else:
-        typer.echo(f"{path}: {_counts(health)}; {health.indexes} vector index file(s) checked")
-        for problem in health.problems:
-            typer.echo(f"problem: {problem}")
-        typer.echo("healthy" if health.healthy else f"{len(health.problems)} problem(s)")
-    if not health.healthy:
-        raise typer.Exit(4)
+
+    @app.command()
+    def check(accept: Accept = False, fmt: Format = "text", home: Home = None) -> None:
+        """Check the whole memory store: integrity, foreign keys, rows per tier against the marker, index checksums.
+
+        Exit 0 healthy; 4 with one line per problem. Example: contract-review memory check --format json
+        """
+        from memory.backends.sqlite.health import accept as run_accept
+        from memory.backends.sqlite.health import check as run_check
+
+        path = _store(home)
+        if home is not None or not path.parent.is_dir():
+            from agent.settings import Settings
+
+            require_data_folder(Settings(**({"home": home} if home is not None else {})))
+        if accept:
+            run_accept(path)
+        health = run_check(path)
+        if fmt == "json":
+            _print(_summary(health))
+        else:
+            typer.echo(f"{path}: {_counts(health)}; {health.indexes} vector index file(s) checked")
+            for problem in health.problems:
+                typer.echo(f"problem: {problem}")
+            typer.echo("healthy" if health.healthy else f"{len(health.problems)} problem(s)")
+        if not health.healthy:
+            raise typer.Exit(4)

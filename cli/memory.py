@@ -338,4 +338,6 @@ def print_telemetry(data: dict[str, Any]) -> None:
         if len(counts) > 1:
             console.print(f"warning: {kind} are stored with {len(counts)} embedding models {sorted(counts)}: "
                           "run `contract-review memory reembed`", markup=False)
-from cli import backup as _backup  # noqa: E402, F401  (memory backup, restore, check: cli/backup.py)
+from cli.backup import add_backup_commands  # noqa: E402  (memory backup, restore, check)
+
+add_backup_commands(memory_app, require_data_folder)
