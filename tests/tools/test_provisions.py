@@ -289,3 +289,17 @@ def test_a_repair_at_no_charge_is_no_payment_term():
 def test_a_cost_passed_through_or_a_credit_is_no_price_change(wording):
     contract = contract_of(HOSTING, "7. CHARGES\n\n7.1 The Charges are set out in Schedule 2.\n\n" + wording)
     assert finding(contract, "price_changes")["verdict"] in {"missing", "standard"}
+
+
+@pytest.mark.parametrize(("wording", "verdict"), [
+    # a right to pass on price rises beyond the agreed prices, within limits the buyer approves
+    ("13.2 Seller may buy components at prices higher than those agreed, subject to the following limitations: rises "
+     "above five hundred dollars ($500) per quarter require Buyer's prior written approval.", "fallback"),
+    # without any limit
+    ("13.2 Seller may invoice the Goods at prices above the agreed prices whenever its own costs rise.", "deviation"),
+])
+def test_a_right_to_charge_more_than_the_agreed_prices_is_the_price_finding(wording, verdict):
+    contract = contract_of(SUPPLY, "13. PRICES\n\n13.1 The parties will meet every three (3) months to review pricing; new prices "
+                                   "apply only once agreed in writing.\n\n" + wording)
+    price = finding(contract, "price_changes")
+    assert (price["section"], price["verdict"]) == ("13.2", verdict), price["rationale"]

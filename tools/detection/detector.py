@@ -22,6 +22,9 @@ DUR = rf"(?:{_N}|an?)[\s-]*(?:\(\s*(?:\d+|[a-z]+(?:[\s-][a-z]+)?)\s*\)\s*)?(?:bu
 # a handling margin", passes a cost through and is no price change)
 COST_PLUS = (r"\b(?:prices?|priced|pricing|sold|sells?)\b.{0,80}?(?:\bcost[\s-]plus\b"
              r"|\bcosts?\b.{0,40}?\bplus\b.{0,40}?(?:\b(?:margin|mark-?up|profit|percent)\b|%))")
+# prices beyond those agreed: "may purchase materials at prices higher than those agreed", "invoice at prices above the agreed prices"
+ABOVE_AGREED = (r"\bprices?\s+(?:higher|greater|above|in\s+excess\s+of|exceeding)\s+(?:than\s+)?(?:those\s+|the\s+)?"
+                r"(?:agreed|quoted|contracted|set\s+out|stated|specified|listed)\b")
 # extra fees at the supplier's will: "may in its sole discretion charge additional fees", "reserves the right to impose extra charges"
 EXTRA_FEES = (r"\b(?:may|reserves?\s+the\s+right\s+to|entitled\s+to)\s+(?:[\w,]+\s+){0,6}?(?:charge|impose|levy|invoice|bill)\s+(?:\w+\s+){0,2}?"
               r"(?:additional|extra|further|new|increased|higher|surcharges?)\b")

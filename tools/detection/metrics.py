@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from tools.detection.detector import COST_PLUS, EXTRA_FEES
+from tools.detection.detector import ABOVE_AGREED, COST_PLUS, EXTRA_FEES
 from tools.detection.numbers import (
     LazyPattern,
     find_durations,
@@ -251,6 +251,10 @@ def price_increase_pct(m: Metric, text: str) -> Judgement:
         return Judgement("standard", "increases limited to the change in CPI", None)
     if discretion.search(text) and increase.search(text):
         return Judgement("deviation", "the supplier may change prices at its discretion", None)
+    if _rx(ABOVE_AGREED).search(text):
+        if _rx(r"\blimitations?\b|\blimit(?:s|ed)?\b|\b(?:prior\s+)?(?:written\s+)?(?:approval|authori[sz]ation|consent)\b").search(text):
+            return Judgement("fallback", "the supplier may pass on prices above those agreed, within stated limits or with the buyer's approval", None)
+        return Judgement("deviation", "the supplier may charge prices above those agreed, without a stated limit", None)
     if _rx(EXTRA_FEES).search(text):
         return Judgement("deviation", "the supplier may charge additional fees at its discretion", None)
     if _rx(COST_PLUS).search(text):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from tools.detection.detector import COST_PLUS, EXTRA_FEES, Detector
+from tools.detection.detector import ABOVE_AGREED, COST_PLUS, EXTRA_FEES, Detector
 from tools.detection.detector import DUR as _DUR
 from tools.detection.detector import detector as _d
 from tools.detection.finer_rules import (
@@ -225,6 +225,7 @@ DETECTORS: dict[str, Detector] = {
         (r"^(?!.*\b(?:credits?|discounts?|rebates?|reduc\w*)\b).*?\b(?:price|pricing|fee|rate|charge)s?\s+(?:adjustments?|increases?|escalations?|revisions?)\b", 3),
         # extra charges at the supplier's will
         (EXTRA_FEES, 3),
+        (ABOVE_AGREED, 4),
         # periodic price reviews: "meet every three (3) months to review pricing", "Price Review"
         (r"\breview\w*\s+(?:the\s+)?(?:prices?|pricing|fees|rates)\b|\b(?:price|pricing|fee)\s+reviews?\b", 3),
         (r"\d\s*%|\bpercent\b", 1),
