@@ -293,7 +293,7 @@ def test_a_cost_passed_through_or_a_credit_is_no_price_change(wording):
 
 @pytest.mark.parametrize(("wording", "verdict"), [
     # a right to pass on price rises beyond the agreed prices, within limits the buyer approves
-    ("13.2 Seller may buy components at prices higher than those agreed, subject to the following limitations: rises "
+    ("13.2 Seller may buy components for Buyer's Goods at prices higher than those agreed, subject to the following limitations: rises "
      "above five hundred dollars ($500) per quarter require Buyer's prior written approval.", "fallback"),
     # without any limit
     ("13.2 Seller may invoice the Goods at prices above the agreed prices whenever its own costs rise.", "deviation"),
@@ -303,3 +303,12 @@ def test_a_right_to_charge_more_than_the_agreed_prices_is_the_price_finding(word
                                    "apply only once agreed in writing.\n\n" + wording)
     price = finding(contract, "price_changes")
     assert (price["section"], price["verdict"]) == ("13.2", verdict), price["rationale"]
+
+
+@pytest.mark.parametrize("wording", [
+    "7.1 Seller may not charge additional fees beyond the Prices in Schedule 1.",
+    "7.1 Buyer may charge Seller additional handling fees for goods delivered late.",
+])
+def test_extra_fees_the_supplier_may_not_charge_or_the_buyer_charges_are_no_price_increase(wording):
+    price = finding(contract_of(SUPPLY, "7. CHARGES\n\n" + wording), "price_changes")
+    assert price["verdict"] != "deviation", price["rationale"]

@@ -26,7 +26,8 @@ COST_PLUS = (r"\b(?:prices?|priced|pricing|sold|sells?)\b.{0,80}?(?:\bcost[\s-]p
 ABOVE_AGREED = (r"\bprices?\s+(?:higher|greater|above|in\s+excess\s+of|exceeding)\s+(?:than\s+)?(?:those\s+|the\s+)?"
                 r"(?:agreed|quoted|contracted|set\s+out|stated|specified|listed)\b")
 # extra fees at the supplier's will: "may in its sole discretion charge additional fees", "reserves the right to impose extra charges"
-EXTRA_FEES = (r"\b(?:may|reserves?\s+the\s+right\s+to|entitled\s+to)\s+(?:[\w,]+\s+){0,6}?(?:charge|impose|levy|invoice|bill)\s+(?:\w+\s+){0,2}?"
+# (never across a "not": "may not charge additional fees")
+EXTRA_FEES = (r"\b(?:may|reserves?\s+the\s+right\s+to|entitled\s+to)\s+(?:(?!not\b|never\b|no\b)[\w,]+\s+){0,6}?(?:charge|impose|levy|invoice|bill)\s+(?:\w+\s+){0,2}?"
               r"(?:additional|extra|further|new|increased|higher|surcharges?)\b")
 
 

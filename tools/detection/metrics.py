@@ -251,11 +251,14 @@ def price_increase_pct(m: Metric, text: str) -> Judgement:
         return Judgement("standard", "increases limited to the change in CPI", None)
     if discretion.search(text) and increase.search(text):
         return Judgement("deviation", "the supplier may change prices at its discretion", None)
-    if _rx(ABOVE_AGREED).search(text):
+    # a right of the buyer to charge the supplier more ("Buyer may charge Seller additional handling fees") is no price change
+    above = next((h for h in _rx(ABOVE_AGREED).finditer(text) if actor_before(text, h.start(), 80, skip_possessive=True) != "buyer"), None)
+    extra = next((h for h in _rx(EXTRA_FEES).finditer(text) if actor_before(text, h.start() + 1, 60) != "buyer"), None)
+    if above:
         if _rx(r"\blimitations?\b|\blimit(?:s|ed)?\b|\b(?:prior\s+)?(?:written\s+)?(?:approval|authori[sz]ation|consent)\b").search(text):
             return Judgement("fallback", "the supplier may pass on prices above those agreed, within stated limits or with the buyer's approval", None)
         return Judgement("deviation", "the supplier may charge prices above those agreed, without a stated limit", None)
-    if _rx(EXTRA_FEES).search(text):
+    if extra:
         return Judgement("deviation", "the supplier may charge additional fees at its discretion", None)
     if _rx(COST_PLUS).search(text):
         return Judgement("deviation", "the price follows the supplier's own costs (cost plus a margin), with no cap or notice", None)
