@@ -229,3 +229,86 @@ def test_the_tools_list_every_provision_with_its_reading_in_the_finding_order():
     recorded = build_finding(contract, PLAYBOOK, "liability_cap", "standard", "none", section="9.1")
     assert [a["section"] for a in recorded["also"]][0] == "15.6"
     assert stronger_elsewhere(contract, PLAYBOOK.entry("liability_cap"), recorded)["section"] == "15.6"
+
+
+# ---------------------------------------------------------------- price and payment provisions that exist are never missing
+@pytest.mark.parametrize(("preamble", "articles", "verdicts"), [
+    # a price defined as the supplier's own cost plus a margin moves with its costs, with no cap
+    (SUPPLY, ("1. DEFINITIONS\n\n\"Unit Cost\" means the cost to Seller of the raw materials used in the Goods, as recorded in "
+              "Seller's books.\n\n\"Unit Price\" means, for each unit of Goods, the Unit Cost plus the Margin.",
+              "4. PRICE\n\n4.1 Buyer shall pay the Unit Price for each unit of Goods delivered."), {"deviation", "fallback"}),
+    (DISTRIBUTION, ("5. PRICES\n\n5.1 Products shall be sold to Distributor on a cost-plus basis, at Supplier's manufacturing "
+                    "cost plus a mark-up of twelve percent (12%).",), {"deviation", "fallback"}),
+    # fee adjustments on renewal, and extra fees at the supplier's discretion
+    (HOSTING, ("5. TERM\n\n5.1 This Agreement renews for successive one-year terms, subject to applicable fee adjustments.",),
+     {"deviation"}),
+    (HOSTING, ("3. SUPPORT\n\n3.1 Provider may in its sole discretion charge additional fees for work outside the scope of "
+               "support.",), {"deviation"}),
+    (SUPPLY, ("6. CHARGES\n\n6.3 Seller reserves the right to impose extra charges for handling orders below the usual size.",),
+     {"deviation"}),
+    # prices reviewed periodically and changed only by agreement
+    (SUPPLY, ("13. PRICE REVIEWS\n\n13.1 The parties will meet every six (6) months to review pricing. New prices agreed at "
+              "such review apply to later orders.",), {"standard", "fallback"}),
+    # prices fixed for the term favour the buyer: present, never missing
+    (SUPPLY, ("6. PRICE\n\n6.2 The prices for the Goods are set out in Schedule 1. Prices are firm and fixed for the Term.",),
+     {"standard", "favourable"}),
+    (HOSTING, ("4. FEES\n\n4.1 The Fees shall remain fixed during the Initial Term.",), {"standard", "favourable"}),
+])
+def test_a_price_provision_that_exists_is_found(preamble, articles, verdicts):
+    price = finding(contract_of(preamble, *articles), "price_changes")
+    assert price["verdict"] in verdicts, price["rationale"]
+
+
+@pytest.mark.parametrize(("preamble", "article", "verdicts"), [
+    # nothing to pay is a payment term that favours the buyer
+    (HOSTING, "SCHEDULE A\n\nThe hosting and support services will be provided at no charge.", {"standard", "favourable"}),
+    (SUPPLY, "3. SAMPLES\n\n3.1 The Goods ordered during the pilot phase shall be supplied free of charge.", {"standard", "favourable"}),
+    # a prepayment or deposit with the balance on completion is payment in advance
+    (HOSTING, "2. Payment Terms. Customer agrees to pay a total of $8,000. Customer shall make a deposit of $2,000 and pay the "
+              "remaining $6,000 on completion of the Services.", {"deviation"}),
+    (SUPPLY, "7. PAYMENT\n\n7.1 Buyer shall make a down payment of forty percent (40%) of the Price, with the balance due upon "
+             "delivery.", {"deviation"}),
+    # a redacted period is still a payment term: check it by hand
+    (SUPPLY, "6. PAYMENT\n\n6.4 Seller's invoices will be payable within [Redacted - Commercially Sensitive] following the "
+             "end of the month of the date of invoice.", {"fallback"}),
+])
+def test_a_payment_provision_that_exists_is_found(preamble, article, verdicts):
+    payment = finding(contract_of(preamble, article), "payment_terms")
+    assert payment["verdict"] in verdicts, payment["rationale"]
+
+
+def test_a_repair_at_no_charge_is_no_payment_term():
+    contract = contract_of(SUPPLY, "9. WARRANTY\n\n9.1 Seller shall repair or replace defective Goods at no charge to Buyer.")
+    assert finding(contract, "payment_terms")["verdict"] == "missing"
+
+
+@pytest.mark.parametrize("wording", [
+    "7.2 Spare parts used in call-out repairs are charged at the Provider's net cost plus a handling margin of eight percent (8%).",
+    "7.2 Service credits are a price adjustment for the reduced value of the Services.",
+])
+def test_a_cost_passed_through_or_a_credit_is_no_price_change(wording):
+    contract = contract_of(HOSTING, "7. CHARGES\n\n7.1 The Charges are set out in Schedule 2.\n\n" + wording)
+    assert finding(contract, "price_changes")["verdict"] in {"missing", "standard"}
+
+
+@pytest.mark.parametrize(("wording", "verdict"), [
+    # a right to pass on price rises beyond the agreed prices, within limits the buyer approves
+    ("13.2 Seller may buy components for Buyer's Goods at prices higher than those agreed, subject to the following limitations: rises "
+     "above five hundred dollars ($500) per quarter require Buyer's prior written approval.", "fallback"),
+    # without any limit
+    ("13.2 Seller may invoice the Goods at prices above the agreed prices whenever its own costs rise.", "deviation"),
+])
+def test_a_right_to_charge_more_than_the_agreed_prices_is_the_price_finding(wording, verdict):
+    contract = contract_of(SUPPLY, "13. PRICES\n\n13.1 The parties will meet every three (3) months to review pricing; new prices "
+                                   "apply only once agreed in writing.\n\n" + wording)
+    price = finding(contract, "price_changes")
+    assert (price["section"], price["verdict"]) == ("13.2", verdict), price["rationale"]
+
+
+@pytest.mark.parametrize("wording", [
+    "7.1 Seller may not charge additional fees beyond the Prices in Schedule 1.",
+    "7.1 Buyer may charge Seller additional handling fees for goods delivered late.",
+])
+def test_extra_fees_the_supplier_may_not_charge_or_the_buyer_charges_are_no_price_increase(wording):
+    price = finding(contract_of(SUPPLY, "7. CHARGES\n\n" + wording), "price_changes")
+    assert price["verdict"] != "deviation", price["rationale"]

@@ -16,6 +16,19 @@ from tools.detection.numbers import NUMBER
 _N = NUMBER
 # a duration as contracts write it: "thirty (30) days", "12-month", "a year"
 DUR = rf"(?:{_N}|an?)[\s-]*(?:\(\s*(?:\d+|[a-z]+(?:[\s-][a-z]+)?)\s*\)\s*)?(?:business\s+|calendar\s+)?(?:days?|months?|years?|weeks?|hours?)"
+# a price set as the supplier's cost plus a margin, so that it moves with the supplier's costs: "'Unit Price' means the
+# Unit Cost plus the Margin", "sold on a cost-plus basis", "priced at cost plus fifteen percent (15%)" (the price of what is
+# bought first: a buy-back of stock "at their direct costs plus a handling fee", or spare parts "charged at net cost plus
+# a handling margin", passes a cost through and is no price change)
+COST_PLUS = (r"\b(?:prices?|priced|pricing|sold|sells?)\b.{0,80}?(?:\bcost[\s-]plus\b"
+             r"|\bcosts?\b.{0,40}?\bplus\b.{0,40}?(?:\b(?:margin|mark-?up|profit|percent)\b|%))")
+# prices beyond those agreed: "may purchase materials at prices higher than those agreed", "invoice at prices above the agreed prices"
+ABOVE_AGREED = (r"\bprices?\s+(?:higher|greater|above|in\s+excess\s+of|exceeding)\s+(?:than\s+)?(?:those\s+|the\s+)?"
+                r"(?:agreed|quoted|contracted|set\s+out|stated|specified|listed)\b")
+# extra fees at the supplier's will: "may in its sole discretion charge additional fees", "reserves the right to impose extra charges"
+# (never across a "not": "may not charge additional fees")
+EXTRA_FEES = (r"\b(?:may|reserves?\s+the\s+right\s+to|entitled\s+to)\s+(?:(?!not\b|never\b|no\b)[\w,]+\s+){0,6}?(?:charge|impose|levy|invoice|bill)\s+(?:\w+\s+){0,2}?"
+              r"(?:additional|extra|further|new|increased|higher|surcharges?)\b")
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from tools.detection.detector import ABOVE_AGREED, COST_PLUS, EXTRA_FEES
 from tools.detection.numbers import (
     LazyPattern,
     find_durations,
@@ -208,9 +209,20 @@ def renewal_notice_days(m: Metric, text: str) -> Judgement:
 
 
 # ---------------------------------------------------------------- payment
+# payment before the goods or the work: "in advance", "a prepayment of $1,900", "a down payment of 40%", "payable upon signing",
+# "a deposit of $2,000 and the remaining $6,000 on completion"
+_ADVANCE = (r"\b(?:in\s+advance|prior\s+to\s+(?:delivery|shipment|performance)|(?:up)?on\s+(?:the\s+)?(?:order|signature|signing|execution)"
+            r"|pre-?payments?|prepa(?:y|id)|down[\s-]payments?|advance\s+payments?|up-?front\s+payments?"
+            r"|deposits?(?=.{0,120}?\b(?:balance|remaining|remainder|rest)\b))\b")
+# nothing to pay for what is supplied: "will be provided at no charge", "supplied free of charge"
+_NO_CHARGE = r"\b(?:at\s+no\s+(?:additional\s+)?(?:charge|cost|fee)|free\s+of\s+(?:any\s+)?(?:charge|cost)|without\s+(?:any\s+)?(?:charge|fee))\b"
+
+
 def payment_days(m: Metric, text: str) -> Judgement:
-    if _rx(r"\b(?:in\s+advance|prior\s+to\s+(?:delivery|shipment|performance)|upon\s+(?:order|signature))\b").search(text) and _rx(r"\bpa(?:y|id|yable|yment)").search(text):
+    if _rx(_ADVANCE).search(text) and _rx(r"\bpa(?:y|id|yable|yment)").search(text):
         return Judgement("deviation", "payment is due in advance", 0.0)
+    if _rx(_NO_CHARGE).search(text) and not find_durations(text) and not _rx(r"\bnet\s+\d").search(text):
+        return Judgement("standard", "nothing is payable: provided at no charge", None)
     for p in find_percents(text):
         around = text[p.end : p.end + 40]
         if _rx(r"per\s+month|a\s+month|monthly").search(around) and p.value > 1:
@@ -239,6 +251,17 @@ def price_increase_pct(m: Metric, text: str) -> Judgement:
         return Judgement("standard", "increases limited to the change in CPI", None)
     if discretion.search(text) and increase.search(text):
         return Judgement("deviation", "the supplier may change prices at its discretion", None)
+    # a right of the buyer to charge the supplier more ("Buyer may charge Seller additional handling fees") is no price change
+    above = next((h for h in _rx(ABOVE_AGREED).finditer(text) if actor_before(text, h.start(), 80, skip_possessive=True) != "buyer"), None)
+    extra = next((h for h in _rx(EXTRA_FEES).finditer(text) if actor_before(text, h.start() + 1, 60) != "buyer"), None)
+    if above:
+        if _rx(r"\blimitations?\b|\blimit(?:s|ed)?\b|\b(?:prior\s+)?(?:written\s+)?(?:approval|authori[sz]ation|consent)\b").search(text):
+            return Judgement("fallback", "the supplier may pass on prices above those agreed, within stated limits or with the buyer's approval", None)
+        return Judgement("deviation", "the supplier may charge prices above those agreed, without a stated limit", None)
+    if extra:
+        return Judgement("deviation", "the supplier may charge additional fees at its discretion", None)
+    if _rx(COST_PLUS).search(text):
+        return Judgement("deviation", "the price follows the supplier's own costs (cost plus a margin), with no cap or notice", None)
     if _rx(r"\b(?:fixed|firm)\b").search(text) or _rx(r"\bmost[\s-]favou?red|no\s+less\s+favou?rable").search(text):
         return Judgement("standard", "prices are fixed or most-favoured-customer pricing applies", None)
     if increase.search(text):

@@ -26,6 +26,7 @@ from tools.detection.clauses import (
     contract_sentences,
     find_candidates,
 )
+from tools.detection.detector import COST_PLUS
 from tools.detection.metrics import Judgement
 from tools.detection.parties import Parties, identify_parties, other, reading_for
 from tools.detection.rules import COMPANIONS
@@ -264,10 +265,15 @@ _BINDS = re.compile(r"\b(?:shall|must|will|agrees?\s+to|undertakes?\s+to|may|is\
                     r"|(?:is|are|be)\s+due)\b(?!\s+mean)", re.IGNORECASE)
 
 
+# a definition that sets a price formula states a term: "'Unit Price' means the Unit Cost plus the Margin"
+_PRICE_FORMULA = re.compile(COST_PLUS, re.IGNORECASE)
+
+
 def _defines_only(sentence: str) -> bool:
-    """A definition that carries no obligation, right or limit of its own (a definition that does,
-    "'Cap' means ... and the Supplier shall not be liable beyond it", stays a provision)."""
-    if not _DEFINES.search(sentence):
+    """A definition that carries no obligation, right, limit or price formula of its own (a
+    definition that does, "'Cap' means ... and the Supplier shall not be liable beyond it", stays a
+    provision)."""
+    if not _DEFINES.search(sentence) or _PRICE_FORMULA.search(sentence):
         return False
     rest = _DEFINES.split(sentence, maxsplit=1)[-1]
     return not _BINDS.search(rest) and not _BINDS.search(sentence[: _DEFINES.search(sentence).start()])

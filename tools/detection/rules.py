@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from tools.detection.detector import ABOVE_AGREED, COST_PLUS, EXTRA_FEES, Detector
 from tools.detection.detector import DUR as _DUR
-from tools.detection.detector import Detector
 from tools.detection.detector import detector as _d
 from tools.detection.finer_rules import (
             EXCLUSIVE_DEALING,
@@ -195,7 +195,19 @@ DETECTORS: dict[str, Detector] = {
         (r"\bnet\s+\d{1,3}\b", 2),
         (r"\bpayment\s+(?:is\s+|shall\s+be\s+)?due\b", 1.5),
         (r"\b(?:late\s+payments?|overdue|past\s+due|unpaid)\b.{0,120}?\binterest\b", 1.5),
+        # a period the filing blanked out is still a payment term (checked by hand): "payable within [Redacted] following ..."
+        (r"\b(?:pay|paid|payable|payment|due|remit)\w*\b.{0,100}?\bwithin\s+(?:\[[^\]]{0,60}\]|\*{3,}|_{3,})", 3),
         (r"\b(?:payable|paid)\s+in\s+advance\b", 2),
+        # payment before the work: "a prepayment of $1,900 ... the remaining $3,100 on completion", "a down payment of 40% with
+        # the balance due upon delivery", "payable upon signing"
+        (r"\b(?:pre-?payments?|prepa(?:y|id)|down[\s-]payments?|advance\s+payments?|deposits?|up-?front\s+payments?)\b", 2),
+        (r"\b(?:balance|remaining|remainder|rest)\b.{0,60}?\b(?:on|upon|at|after)\s+(?:the\s+)?(?:completion|delivery|acceptance|installation|go-?live|launch)\b", 2),
+        (r"\b(?:pay|paid|payable|due)\w*\s+(?:\w+\s+){0,6}?(?:up)?on\s+(?:the\s+)?(?:signing|signature|execution)\b", 2),
+        # nothing to pay for the deal's subject: "the Software Licence and Maintenance will be provided at no charge" (not a
+        # repair or replacement at no charge, which is a warranty remedy)
+        (r"^(?!.*\b(?:repair|replac|defect|warrant|re-?perform|correct|cure|remed))"
+         r".*?\b(?:provided|supplied|licen[cs]ed|granted|delivered|furnished|made\s+available|performed|hosted)\s+(?:to\s+\w+\s+)?"
+         r"(?:at\s+no\s+(?:additional\s+)?(?:charge|cost|fee)|free\s+of\s+(?:any\s+)?(?:charge|cost)|without\s+(?:any\s+)?(?:charge|fee))", 3.5),
         # a payment of one charge (a shortfall under a purchase commitment, a take-or-pay amount) is not the contract's payment terms
         (r"\bshortfall\b|\btake[\s-]or[\s-]pay\b|\b(?:purchases?|volumes?|orders?|tenders?)\b[^.;]{0,60}?\b(?:falls?\s+(?:short|below)|fewer\s+than|less\s+than)\b", -3),
     ], title=r"payment|invoic|fees"),
@@ -205,6 +217,17 @@ DETECTORS: dict[str, Detector] = {
         (r"\bmost[\s-]favou?red\b", 3),
         (r"\b(?:CPI|consumer\s+price\s+index|producer\s+price\s+index)\b", 2),
         (r"\b(?:firm|fixed)\b.{0,40}?\b(?:prices?|pricing)\b|\b(?:prices?|pricing)\b.{0,40}?\b(?:firm|fixed)\b", 1.5),
+        # prices held for a period: "Prices are firm and fixed for the Term", "the Fees shall remain fixed during the Initial Term"
+        (r"\b(?:prices?|pricing|fees|rates|charges)\s+(?:\w+\s+){0,3}?(?:are|is|shall|will|remain)\s+(?:\w+\s+){0,2}?(?:firm|fixed|unchanged)\b", 2),
+        # a price that moves with the supplier's costs (cost plus a margin)
+        (COST_PLUS, 3.5),
+        # "subject to applicable fee adjustments", "price escalation" (not a credit or discount called a price adjustment)
+        (r"^(?!.*\b(?:credits?|discounts?|rebates?|reduc\w*)\b).*?\b(?:price|pricing|fee|rate|charge)s?\s+(?:adjustments?|increases?|escalations?|revisions?)\b", 3),
+        # extra charges at the supplier's will
+        (EXTRA_FEES, 3),
+        (ABOVE_AGREED, 4),
+        # periodic price reviews: "meet every three (3) months to review pricing", "Price Review"
+        (r"\breview\w*\s+(?:the\s+)?(?:prices?|pricing|fees|rates)\b|\b(?:price|pricing|fee)\s+reviews?\b", 3),
         (r"\d\s*%|\bpercent\b", 1),
         (r"\bnotice\b", 0.5),
     ], title=r"price|pricing|fees"),
@@ -451,8 +474,8 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     "uncapped_liability": ("indemn", "harmless", "defend", "unlimited", "without limit"),
     "termination_convenience": ("terminat", "terminab", "cancel", "convenience", "without cause", "for any reason", "cease", "discontinu", "by either"),
     "auto_renewal": ("renew", "extend", "extension", "evergreen", "tacit", "prolong", "until", "automatic", "year to year", "year-to-year"),
-    "payment_terms": ("pay", "invoice", "net ", "due", "remit", "settle"),
-    "price_changes": ("price", "pricing", "fee", "rate", "charge", "favo", "cpi", "index", "%", "percent"),
+    "payment_terms": ("pay", "invoice", "net ", "due", "remit", "settle", "charge", "deposit", "balance", "remaining", "free of"),
+    "price_changes": ("price", "pricing", "fee", "rate", "charge", "favo", "cpi", "index", "%", "percent", "cost"),
     "governing_law": ("law",),
     "assignment": ("assign", "transfer", "delegat"),
     "insurance": ("insur", "umbrella", "per occurrence"),
