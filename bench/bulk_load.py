@@ -79,6 +79,17 @@ class BulkWriter:
         finally:
             self.timings[step] = self.timings.get(step, 0.0) + time.perf_counter() - tick
 
+    def take_run_seqs(self, conn: sqlite3.Connection, count: int) -> int:
+        """The first of `count` numbers of the store's run counter (memory.clock), taken in the
+        batch's transaction as the episode store takes one per episode; the counter moves past them."""
+        from memory.backends.sqlite.stores import RUN_COUNTER
+
+        row = conn.execute("SELECT value FROM generations WHERE scope = ?", (RUN_COUNTER,)).fetchone()
+        first = (int(row[0]) if row else 0) + 1
+        conn.execute("INSERT INTO generations (scope, value) VALUES (?, ?) "
+                     "ON CONFLICT (scope) DO UPDATE SET value = excluded.value", (RUN_COUNTER, first + count - 1))
+        return first
+
     def next_id(self, table: str) -> int:
         return (self.conn.execute(f"SELECT max(id) FROM {table}").fetchone()[0] or 0) + 1
 

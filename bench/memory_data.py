@@ -170,14 +170,25 @@ def insert_episodes(writer, ns: Namespace, tenant_index: int, start: int, stop: 
             kept += [row[6] for row in values[:keep - len(kept)]]
         with writer.write() as conn:
             next_id = writer.next_id("episodes")
+            seq = writer.take_run_seqs(conn, len(values))
             with writer.timed("episode rows"):
-                conn.executemany(_INSERT_EPISODES, [(next_id + n, ns.tenant, ns.agent, *row)
+                conn.executemany(_INSERT_EPISODES, [(next_id + n, ns.tenant, ns.agent, *row[:-1], with_run_seq(row[-1], seq + n))
                                                     for n, row in enumerate(values)])
             with writer.timed("episode text index"):
                 index_rows(conn, "episodes", [(next_id + n, scope, text, ident)
                                               for n, (text, ident) in enumerate(zip(texts, idents, strict=True))])
         writer.added(len(values))
     return kept
+
+
+_NO_SEQ = '"run_seq":0,'
+
+
+def with_run_seq(record: str, seq: int) -> str:
+    """An episode's stored JSON with the run counter the store gives it (generated as 0)."""
+    if _NO_SEQ not in record:
+        raise RuntimeError("bulk loader: an episode record without its run counter field")
+    return record.replace(_NO_SEQ, f'"run_seq":{seq},', 1)
 
 
 _POOLS: dict[tuple, tuple[list[str], list[str], list[str]]] = {}
@@ -224,6 +235,7 @@ def insert_other_episodes(writer, ns: Namespace, tenant_index: int, start: int, 
         hi = min(stop, lo + batch)
         with writer.write() as conn:
             next_id = writer.next_id("episodes")
+            seq = writer.take_run_seqs(conn, hi - lo)
             rows, fts = [], []
             for offset, i in enumerate(range(lo, hi)):
                 p = i % len(texts)
@@ -232,6 +244,7 @@ def insert_other_episodes(writer, ns: Namespace, tenant_index: int, start: int, 
                 run_id = f"bench-{tenant_index:02d}-{i:07d}"
                 record = (templates[p].replace(_RUN, run_id, 1).replace(_CREATED, _json(created), 1)
                           .replace(_EXPIRES, _json(expires), 1))
+                record = with_run_seq(record, seq + offset)
                 row_id = next_id + offset
                 rows.append((row_id, ns.tenant, ns.agent, run_id, "supplier_contract_review",
                              "FAILED" if i % 10 == 0 else "COMPLETED", created.timestamp(), expires.timestamp(), model,
