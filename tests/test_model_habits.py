@@ -131,7 +131,7 @@ def test_an_identical_batch_is_answered_from_the_previous_results(settings):
 
 # ---------------------------------------------------------------- other_side and elsewhere enforced
 
-POINTERS = [(KESTREL, "audit_rights", "1.2", "other_side", "11.2"), (NORTHWIND, "assignment", "8.2", "elsewhere", "13.1")]
+POINTERS = [(KESTREL, "audit_rights", "1.2", "other_side", "11.2"), (NORTHWIND, "audit_rights", "3.3", "elsewhere", "12.2")]
 
 
 def _assess_and_record(settings, contract, clause_type, section, *, first: list[str]):

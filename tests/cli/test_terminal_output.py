@@ -46,7 +46,7 @@ def test_at_80_columns_each_finding_is_a_short_block(report):
         assert block[0].startswith(f"Section {finding['section']}")  # where it is, as printed
         after_where = block[1:]
         arrow = next((i for i, line in enumerate(after_where) if line.startswith("→")), len(after_where))
-        quote = after_where[:arrow]
+        quote = [line for line in after_where[:arrow] if not line.startswith("also ")]  # other provisions: their own lines
         assert 1 <= len(quote) <= QUOTE_LINES.get(finding["verdict"], STANDARD_QUOTE_LINES), block
         words = " ".join(finding["quote"].split()).split()
         assert quote[0].startswith("“" + " ".join(words[:3]))
