@@ -8,7 +8,7 @@
                                                            # `contract-review review --format json`)
     python scripts/buyer_judge.py --save DIR               # keep the reviews it ran
     python scripts/buyer_judge.py --check                  # exit 1 unless issue 30's targets hold
-    python scripts/buyer_judge.py --code /work/i30a        # review with another worktree's code
+    python scripts/buyer_judge.py --code ../other-checkout  # review with another checkout's code
     python scripts/buyer_judge.py --no-we                  # leave the parties to the reviewer
 
 The keys (bench/buyer_key/*.yaml, described in its README.md) were written by reading each
