@@ -3,10 +3,10 @@ or centuries ahead, each against a data folder, each checked for lost memory and
 
     python scripts/clock_damages.py /tmp/clock-damage      # every damage, one folder each under it
 
-Each damage is a function taking a data folder (empty or not) and returning a `Damage`: what it
+Each damage is a function taking a data folder (empty or not) and returning a `ClockOutcome`: what it
 did, the exit codes the CLI gave, what memory was lost, and whether it behaved as documented
 (docs/OPERATING.md, "Time"). The suite runs them (tests/ops/test_clock_skew.py); the "damage
-everything" script can list them (`DAMAGES`). Reviews run in process with the offline reviewer;
+everything" script runs them after its own (`DAMAGES`). Reviews run in process with the offline reviewer;
 a skewed clock is injected into the run (the graph's clock service), and `memory decay` runs
 through the CLI on the machine's clock. The absurd clocks freeze the whole process's clock
 (freezegun), so the CLI sees them as it would a machine's clock.
@@ -41,7 +41,7 @@ SLACK = timedelta(hours=1)  # between the checks below and the reviews they foll
 
 
 @dataclass
-class Damage:
+class ClockOutcome:
     name: str
     ok: bool = False
     exit_codes: list[int] = field(default_factory=list)
@@ -81,10 +81,10 @@ def run_cli(folder: Path, *args: str) -> tuple[int, str]:
     return code, err.getvalue()
 
 
-def clock_behind(folder: Path, days: int = 120) -> Damage:
+def clock_behind(folder: Path, days: int = 120) -> ClockOutcome:
     """A run whose clock is `days` behind, after one on time: it must not be written already
     expired, and the next `memory decay` must delete nothing."""
-    damage = Damage(f"clock {days} days behind")
+    damage = ClockOutcome(f"clock {days} days behind")
     before = set(episodes(folder))
     on_time = review(folder, CONTRACTS[0])
     skewed = review(folder, CONTRACTS[1], clock=lambda: datetime.now(UTC) - timedelta(days=days))
@@ -100,10 +100,10 @@ def clock_behind(folder: Path, days: int = 120) -> Damage:
     return damage
 
 
-def clock_ahead(folder: Path, days: int = 200) -> Damage:
+def clock_ahead(folder: Path, days: int = 200) -> ClockOutcome:
     """A run whose clock is `days` ahead: `memory decay` reads it as written now (and says so on
     stderr), so 91 days later it has expired instead of living `days` + 90 days."""
-    damage = Damage(f"clock {days} days ahead")
+    damage = ClockOutcome(f"clock {days} days ahead")
     review(folder, CONTRACTS[0])
     ahead = review(folder, CONTRACTS[1], clock=lambda: datetime.now(UTC) + timedelta(days=days))
     code, err = run_cli(folder, "memory", "decay")
@@ -125,12 +125,12 @@ def clock_ahead(folder: Path, days: int = 200) -> Damage:
     return damage
 
 
-def absurd_clock(folder: Path, when: str = "1965-06-01") -> Damage:
+def absurd_clock(folder: Path, when: str = "1965-06-01") -> ClockOutcome:
     """The machine's clock at `when` (before 1970, or centuries ahead): a review and `memory
     decay` end with exit 3 and one line; nothing is written."""
     from freezegun import freeze_time
 
-    damage = Damage(f"clock at {when}")
+    damage = ClockOutcome(f"clock at {when}")
     before = episodes(folder)
     with freeze_time(when):
         for command in (["review", str(SAMPLES / CONTRACTS[0]), "--quiet"], ["memory", "decay"]):
@@ -146,7 +146,7 @@ def absurd_clock(folder: Path, when: str = "1965-06-01") -> Damage:
     return damage
 
 
-DAMAGES: list[tuple[str, Callable[[Path], Damage]]] = [
+DAMAGES: list[tuple[str, Callable[[Path], ClockOutcome]]] = [
     ("clock-behind", clock_behind),
     ("clock-ahead", clock_ahead),
     ("clock-1965", absurd_clock),

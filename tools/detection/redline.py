@@ -421,9 +421,14 @@ def _price(quote: str, entry: PlaybookEntry, terms: ContractTerms, style: Style,
         f"{pct}, on {style.duration(90, 'day')}' written notice to {terms.buyer}."))
 
 
+def _wanted_law(entry: PlaybookEntry) -> str:
+    """The playbook's governing law."""
+    return (entry.metric.standard or ["New York"])[0] if entry.metric else "New York"
+
+
 def _law_clause(entry: PlaybookEntry, terms: ContractTerms) -> str:
     """The playbook's governing law and forum, as a clause between this contract's parties."""
-    wanted = (entry.metric.standard or ["New York"])[0] if entry.metric else "New York"
+    wanted = _wanted_law(entry)
     return (f"This Agreement, and any dispute between {terms.buyer} and {terms.supplier} arising out of or in "
             f"connection with it, is governed by the laws of the State of {wanted}, and the state and federal courts "
             f"located in {wanted} have exclusive jurisdiction over any such dispute.")
@@ -431,7 +436,7 @@ def _law_clause(entry: PlaybookEntry, terms: ContractTerms) -> str:
 
 def _law(quote: str, entry: PlaybookEntry, terms: ContractTerms, style: Style, where: str) -> Redline | None:
     place = extract_jurisdiction(quote)
-    wanted = (entry.metric.standard or ["New York"])[0] if entry.metric else "New York"
+    wanted = _wanted_law(entry)
     if not place:
         return Redline("add", where, find=quote, text=style.case(_law_clause(entry, terms)))
     spans = []
