@@ -8,6 +8,9 @@
                                                            # `contract-review review --format json`)
     python scripts/buyer_judge.py --save DIR               # keep the reviews it ran
     python scripts/buyer_judge.py --check                  # exit 1 unless issue 30's targets hold
+    python scripts/buyer_judge.py --keys bench/buyer_key_check --target 0.75
+                                                           # the validation set (bench/buyer_key_check/README.md),
+                                                           # held to issue 30's target for unseen contracts
     python scripts/buyer_judge.py --code ../other-checkout  # review with another checkout's code
     python scripts/buyer_judge.py --no-we                  # leave the parties to the reviewer
 
@@ -60,7 +63,7 @@ ABSENT = {"missing", "not_applicable"}
 ROLES = {"buyer", "supplier", "both"}
 CAUSES = ("right", "present_called_missing", "worse_exists", "wrong_quote", "wrong_citation",
           "wrong_verdict", "direction", "missed")
-TARGET_RIGHT = 0.85
+TARGET_RIGHT = 0.85  # on the keyed development contracts; issue 30 asks >= 0.75 on unseen ones
 QUOTED_RUN = 8  # words in a row from the quoted provision that make a recommendation quote it
 # Defined terms every contract has: naming them is not wording of this contract.
 GENERIC_TERMS = {"agreement", "this agreement", "effective date", "party", "parties", "term", "schedule",
@@ -414,7 +417,7 @@ def run_review(contract: Path, we: str | None, code: Path = ROOT) -> dict:
     return json.loads(done.stdout)
 
 
-def totals(results: list[dict]) -> dict:
+def totals(results: list[dict], target: float = TARGET_RIGHT) -> dict:
     counts = {c: sum(r["counts"][c] for r in results) for c in CAUSES}
     findings = sum(r["findings"] for r in results)
     requested = sum(r["requested_changes"] for r in results)
@@ -429,7 +432,8 @@ def totals(results: list[dict]) -> dict:
         "direction_unread": sum(r["direction_unread"] for r in results),
         "parties_right": sum(1 for r in results if r["parties"] == "right"),
         "also_listed": sum(r["also_listed"] for r in results), "also_wanted": sum(r["also_wanted"] for r in results),
-        "targets_met": bool(findings) and counts["right"] / findings >= TARGET_RIGHT
+        "target_right": target,
+        "targets_met": bool(findings) and counts["right"] / findings >= target
         and counts["present_called_missing"] == 0 and specific == requested,
     }
 
@@ -463,7 +467,7 @@ def summary_lines(total: dict) -> str:
         f"requested changes with this contract's wording {total['specific_changes']}/{total['requested_changes']} "
         f"(drafted in its own words or terms {total['drafted_changes']}); direction unread {total['direction_unread']}; "
         f"'also' provisions listed {total['also_listed']}/{total['also_wanted']}",
-        f"issue 30 targets (>= {TARGET_RIGHT:.0%} right, 0 present called missing, every change specific): "
+        f"issue 30 targets (>= {total['target_right']:.0%} right, 0 present called missing, every change specific): "
         f"{'met' if total['targets_met'] else 'not met'}",
     ])
 
@@ -479,7 +483,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--code", type=Path, default=ROOT, help="the worktree whose reviewer runs (default: this one)")
     parser.add_argument("--format", choices=("table", "json"), default="table")
     parser.add_argument("--check", action="store_true", help="exit 1 unless issue 30's targets are met")
+    parser.add_argument("--target", type=float, default=TARGET_RIGHT,
+                        help=f"share of findings that must be right (default {TARGET_RIGHT}; 0.75 for unseen contracts)")
     args = parser.parse_args(argv)
+    if not 0 < args.target <= 1:
+        parser.error("--target is a share of findings, above 0 and at most 1 (0.75 for 75%)")
 
     fixed = load_playbook_text()
     keys = load_keys(args.keys, args.only, clause_types=list(fixed))
@@ -504,7 +512,7 @@ def main(argv: list[str] | None = None) -> int:
         results.append(score_review(review, key, fixed, terms))
         if args.no_we:
             results[-1]["we"] = "(not given)"
-    total = totals(results)
+    total = totals(results, args.target)
     summary = {"total": total, "contracts": [{k: v for k, v in r.items() if k != "judged"} for r in results]}
     if args.format == "json":
         print(json.dumps({**summary, "judged": {r["key"]: r["judged"] for r in results}}, indent=1))
