@@ -74,7 +74,7 @@ def _is_unnumbered_heading(line: str) -> bool:
     if len(line) > 80 or len(line) < 3 or line.endswith((",", ";", ":")):
         return False
     letters = [c for c in line if c.isalpha()]
-    if len(letters) < 3 or "***" in line:
+    if len(letters) < 3 or "***" in line or "__" in line or not re.search(r"[^\W\d_]{3}", line):
         return False
     stripped = line.rstrip(".")
     if stripped.isupper():
@@ -112,12 +112,45 @@ def _numbered_heading(line: str) -> tuple[str, str] | None:
     return None
 
 
+def _is_block_line(line: str) -> bool:
+    """A short line that is not a sentence: a line of an address, a signature block, a title."""
+    stripped = line.strip()
+    return bool(stripped) and len(stripped) <= 60 and len(stripped.split()) <= 8 and not stripped.endswith(".")
+
+
+def _unnumbered_titles(lines: list[str]) -> dict[int, str]:
+    """Line index -> title of the unnumbered headings. A heading line stands alone and is followed
+    by text: the sentences or numbered clauses it heads. A run of three or more short lines
+    (a postal address, a signature block, a cover page, a table of contents) heads nothing; two
+    short lines before text ("SCHEDULE A" / "PRICING") are one heading of two parts."""
+    titles: dict[int, str] = {}
+    filled = [i for i, line in enumerate(lines) if line.strip()]
+    at = 0
+    while at < len(filled):
+        run_end = at
+        while run_end < len(filled) and _is_block_line(lines[filled[run_end]]) and not _numbered_heading(lines[filled[run_end]]):
+            run_end += 1
+        run = filled[at:run_end]
+        if not run:
+            at += 1
+            continue
+        heads = [i for i in run if _is_unnumbered_heading(lines[i]) and not _TOC_TAIL.search(lines[i])]
+        if len(run) == 1 and heads:
+            titles[run[0]] = lines[run[0]].rstrip(".:").strip()
+        elif len(run) == 2 and len(heads) == 2:
+            titles[run[0]] = " - ".join(lines[i].rstrip(".:").strip() for i in run)
+        at = run_end
+    return titles
+
+
 def find_headings(text: str) -> list[Heading]:
     """Every heading of the text in order, with duplicate ids (tables of contents, restarted
     lists) resolved in favour of the occurrence that carries the most text."""
     candidates: list[Heading] = []
+    lines = text.split("\n")
+    unnumbered = _unnumbered_titles(lines)
     offset = 0
-    for line in text.split("\n"):
+    for index, line in enumerate(lines):
         if line:
             numbered = _numbered_heading(line)
             if numbered:
@@ -126,8 +159,8 @@ def find_headings(text: str) -> list[Heading]:
                 previous = candidates[-1] if candidates else None
                 if previous and previous.numbered and not previous.title and text.count("\n", previous.start, offset) == 1:
                     previous.title = line.rstrip(".:").strip()  # "ARTICLE I" with its title on the next line
-                else:
-                    candidates.append(Heading("", line.rstrip(".:").strip(), offset, False))
+                elif index in unnumbered:
+                    candidates.append(Heading("", unnumbered[index], offset, False))
         offset += len(line) + 1
     own_length = [
         (candidates[i + 1].start if i + 1 < len(candidates) else len(text)) - h.start

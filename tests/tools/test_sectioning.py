@@ -110,3 +110,37 @@ def test_headings_run_into_paragraphs_are_split_out():
     assert [s.id for s in contract.sections] == ["6", "6.1", "6.2"]
     assert contract.section("6.2").title == "Late Payments"
     assert "one percent per month" in contract.section_text(contract.section("6.2"))
+
+
+def test_address_and_signature_blocks_inside_a_section_are_not_headings():
+    # a notices clause with the parties' addresses laid out one line each, then more of the
+    # same section, then signature blocks: none of those lines opens a section, so the
+    # sentences after them are still cited to the section they belong to
+    text = (
+        "14. MISCELLANEOUS\n\n"
+        "(a) Notices shall be in writing and sent to the addresses below:\n"
+        "Vendor:\nHARBOUR LIGHT TOOLING PLC\nUnit 4, Quayside Park\nAberdeen\nAB11 5BN\n"
+        "Purchaser:\nKESTREL ORCHARDS LIMITED\n221 Rue Des Tanneurs\nQuebec City, QC\nG1K 3A9\n"
+        "A notice delivered by hand is given on the day it is delivered.\n"
+        "(b) Neither party may assign this Agreement without the other's written consent.\n\n"
+        "HARBOUR LIGHT TOOLING PLC\nBy: ______________________\nKESTREL ORCHARDS LIMITED\n"
+        "By: ______________________\n"
+    )
+    contract = parse_contract(text, "t.txt")
+    assert [s.id for s in contract.sections] == ["14"]
+    where = contract.section_text(contract.section("14"))
+    assert "Neither party may assign" in where and "given on the day" in where
+
+
+def test_a_short_unnumbered_heading_before_prose_still_opens_a_section():
+    text = (
+        "1. Services. The Vendor shall provide the services.\n\n"
+        "SCHEDULE A\nPRICING\nThe Purchaser shall pay the fees within 45 days of invoice.\n\n"
+        "Governing Law\nThis Agreement is governed by the laws of Ontario.\n"
+    )
+    contract = parse_contract(text, "t.txt")
+    titles = [s.title for s in contract.sections]
+    assert "Governing Law" in titles
+    schedule = next(s for s in contract.sections if "SCHEDULE A" in s.title)
+    assert "PRICING" in schedule.title  # two short lines before text: one heading
+    assert "within 45 days" in contract.section_text(schedule)
