@@ -9,12 +9,13 @@ exclusive_remedy, disclaimer_scope, termination_waiver.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from tools.errors import PlaybookError
 
@@ -74,11 +75,21 @@ class Metric(BaseModel):
 
 class Applicability(BaseModel):
     """When a clause type applies to a deal: the contract names at least one of `terms`
-    (case-insensitive whole words); otherwise it is reported not applicable, with `otherwise`."""
+    (case-insensitive whole words) or has a sentence matching one of `patterns` (regular
+    expressions, case-sensitive, within one sentence: what the deal does rather than what it
+    names); otherwise it is reported not applicable, with `otherwise`."""
 
     model_config = ConfigDict(extra="forbid")
     terms: list[str] = Field(min_length=1)
+    patterns: list[str] = Field(default_factory=list)
     otherwise: str
+
+    @field_validator("patterns")
+    @classmethod
+    def _compiles(cls, patterns: list[str]) -> list[str]:
+        for pattern in patterns:
+            re.compile(pattern)
+        return patterns
 
 
 class PlaybookEntry(BaseModel):

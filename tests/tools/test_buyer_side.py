@@ -240,3 +240,23 @@ def test_a_run_in_non_competition_heading_over_a_staff_clause_is_a_non_solicitat
             "will not be allowed to employ employees of the other party, directly or indirectly, for one (1) year.\n")
     finding = review_clause(parse_contract(text, "x.txt"), PLAYBOOK.entry("non_compete"))
     assert finding["verdict"] == "standard" and finding["citation"] == "Section 20.1 (Non-Competition)", finding
+
+
+def test_a_service_through_which_people_order_or_sign_up_processes_their_personal_data():
+    # no "personal data" words at all: the deal itself has individuals giving the supplier their
+    # details (consumers ordering on a site the supplier runs, patients enrolled, members signing up)
+    for sentence in (
+        "The Provider shall operate the online store through which consumers place orders for the Buyer's goods.",
+        "Visitors to the portal may register an account and submit enquiries, which the Provider shall forward daily.",
+        "The Provider shall enrol patients in the programme and keep the enrolment records for five years.",
+        "Subscribers who sign up through the Provider's call centre shall be transferred to the Buyer's billing system.",
+    ):
+        deal = contract_of(PREAMBLE, sentence)
+        assert review_clause(deal, PLAYBOOK.entry("data_protection"))["verdict"] == "missing", sentence
+    for sentence in (
+        "The Supplier shall deliver consumer products to the Buyer's warehouse in pallets.",
+        "The Buyer's customers may place orders with the Buyer, who shall pass them on to the Supplier by EDI.",
+        "The Supplier shall register the Buyer's trade marks in the territory at the Buyer's cost.",
+    ):
+        deal = contract_of(PREAMBLE, sentence)
+        assert review_clause(deal, PLAYBOOK.entry("data_protection"))["verdict"] == "not_applicable", sentence

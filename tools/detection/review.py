@@ -126,7 +126,9 @@ def applies(contract: Contract, entry: PlaybookEntry) -> bool:
     words = "|".join(r"\s+".join(map(re.escape, t.split())) for t in entry.applies_if.terms)
     # a filing's redaction note ("[Redacted - Personal Information]") names what was cut, not the deal
     text = _REDACTION.sub(" ", contract.text)
-    return re.search(rf"\b(?:{words})\b", text, re.IGNORECASE) is not None
+    if re.search(rf"\b(?:{words})\b", text, re.IGNORECASE):
+        return True
+    return any(re.search(pattern, text) for pattern in entry.applies_if.patterns)
 
 
 _REDACTION = re.compile(r"\[[^\]\n]{0,80}\b(?:redact\w*|omitted|confidential\s+treatment)\b[^\]\n]{0,80}\]", re.IGNORECASE)
