@@ -208,9 +208,15 @@ DETECTORS: dict[str, Detector] = {
         (r"^(?!.*\b(?:repair|replac|defect|warrant|re-?perform|correct|cure|remed))"
          r".*?\b(?:provided|supplied|licen[cs]ed|granted|delivered|furnished|made\s+available|performed|hosted)\s+(?:to\s+\w+\s+)?"
          r"(?:at\s+no\s+(?:additional\s+)?(?:charge|cost|fee)|free\s+of\s+(?:any\s+)?(?:charge|cost)|without\s+(?:any\s+)?(?:charge|fee))", 3.5),
+        # the terms kept elsewhere: "shall pay the fees as set out in the Fee Schedule", "agrees to compensate Contractor as set
+        # forth in each Statement of Work", "payable in accordance with the applicable Order Form" (present; the period is there)
+        (r"\b(?:pay|compensate|reimburse|remunerate)\w*\b[^.;]{0,80}?\b(?:as\s+(?:set\s+(?:out|forth)|specified|described|provided|"
+         r"stated|detailed|listed)|in\s+accordance\s+with|pursuant\s+to)\b[^.;]{0,60}?\b(?:schedules?|exhibits?|appendi(?:x|ces)|"
+         r"annex(?:es)?|attachments?|statements?\s+of\s+work|sows?|orders?(?:\s+forms?)?|price\s+lists?|quotations?|proposals?)\b", 3),
+        (r"\binvoices?\b[^.;]{0,40}?\b(?:submitted|issued|rendered|sent)\b", 2),
         # a payment of one charge (a shortfall under a purchase commitment, a take-or-pay amount) is not the contract's payment terms
         (r"\bshortfall\b|\btake[\s-]or[\s-]pay\b|\b(?:purchases?|volumes?|orders?|tenders?)\b[^.;]{0,60}?\b(?:falls?\s+(?:short|below)|fewer\s+than|less\s+than)\b", -3),
-    ], title=r"payment|invoic|fees"),
+    ], title=r"payment|invoic|fees|compensation|remuneration"),
     "price_changes": _d("price_changes", [
         (r"\b(?:increase|adjust|change|raise|revise|modif)\w*\b.{0,60}?\b(?:prices?|pricing|fees|rates|charges)\b|\b(?:prices?|pricing|fees|rates|charges)\b.{0,60}?\b(?:increase|adjust|change|raise|revis|modif)\w*", 2),
         (r"\bmay\s+(?:\w+\s+){0,2}(?:increase|adjust|change|raise|revise|modify|vary)\b", 1.5),
@@ -474,7 +480,8 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     "uncapped_liability": ("indemn", "harmless", "defend", "unlimited", "without limit"),
     "termination_convenience": ("terminat", "terminab", "cancel", "convenience", "without cause", "for any reason", "cease", "discontinu", "by either"),
     "auto_renewal": ("renew", "extend", "extension", "evergreen", "tacit", "prolong", "until", "automatic", "year to year", "year-to-year"),
-    "payment_terms": ("pay", "invoice", "net ", "due", "remit", "settle", "charge", "deposit", "balance", "remaining", "free of"),
+    "payment_terms": ("pay", "invoice", "net ", "due", "remit", "settle", "charge", "deposit", "balance", "remaining", "free of",
+                      "compensat", "reimburs", "remunerat"),
     "price_changes": ("price", "pricing", "fee", "rate", "charge", "favo", "cpi", "index", "%", "percent", "cost"),
     "governing_law": ("law",),
     "assignment": ("assign", "transfer", "delegat"),
