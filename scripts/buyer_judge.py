@@ -173,7 +173,10 @@ def load_keys(folder: Path, only: list[str] | None = None, clause_types: list[st
 
 # ----------------------------------------------------------------------------- sections and quotes
 
-_SECTION_NUMBER = re.compile(r"\d+(?:\.(?:\d+|[a-z](?![a-z]))|\s*\(\s*[0-9a-z]{1,4}\s*\))*", re.IGNORECASE)
+# a subsection in brackets is a number, one or two letters or a roman numeral: "(b)", "(12)", "(aa)", "(iv)";
+# a short heading in brackets ("Section 3.1 (Term)", "(Fees)") is not one
+_SECTION_NUMBER = re.compile(
+    r"\d+(?:\.(?:\d+|[a-z](?![a-z]))|\s*\(\s*(?:\d{1,3}|[a-z]{1,2}|[ivxl]{1,5})\s*\))*", re.IGNORECASE)
 
 
 def section_path(label: Any) -> tuple[str, ...] | None:

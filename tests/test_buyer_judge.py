@@ -104,6 +104,20 @@ def test_sections_compare_on_their_numbers():
     assert judge.finding_section({"section": "h27", "citation": "Section 16 (LIMITATION OF LIABILITY)"}) == ("16",)
 
 
+def test_a_short_heading_in_brackets_is_not_a_subsection():
+    """'Section 3.1 (Term)' is section 3.1 with its heading, not a subsection 3.1(term)."""
+    for citation, path in [("Section 3.1 (Term)", ("3", "1")), ("Section 2 (Fees)", ("2",)),
+                           ("Section 9 (Loss)", ("9",)), ("Section 12.4 (Tax)", ("12", "4")),
+                           ("Section 4 (a)", ("4", "a")), ("Section 5(iv)", ("5", "iv")),
+                           ("Section 8.2(12) (Fees)", ("8", "2", "12")), ("Section 6(aa)", ("6", "aa"))]:
+        assert judge.section_path(citation) == path, citation
+    ck = judge.ClauseKey("auto_renewal", True, {"standard"}, [judge.Provision(("3", "1", "a"), ["automatic extension"])],
+                         [], None, None, "")
+    quote = "This Agreement shall be subject to an automatic extension for one year periods."
+    assert judge.judge_finding(_finding("auto_renewal", "standard", quote=quote) | {"citation": "Section 3.1 (Term)"},
+                               ck).cause == "right"
+
+
 def test_extra_finding_keys_and_the_also_list(tmp_path):
     key = _key(tmp_path)
     finding = _finding("liability_cap", "deviation", "9.2", CAP_WORST, protects="supplier",
