@@ -182,12 +182,22 @@ def _key_path(tmp_path: Path) -> Path:
     return path
 
 
-def test_the_cli_scores_saved_reviews_and_checks_the_targets(tmp_path, capsys):
+# the tiny key with every other clause type keyed absent
+FULL_KEY = KEY + "".join(f"  {ct}: {{present: false, verdicts: [missing], note: none}}\n"
+                         for ct in CLAUSE_TYPES if ct not in ("liability_cap", "payment_terms", "non_compete", "governing_law"))
+
+
+def _folders(tmp_path: Path) -> tuple[Path, Path]:
+    """A key folder and a saved-reviews folder for the CLI."""
     keys, reviews = tmp_path / "keys", tmp_path / "reviews"
     keys.mkdir()
     reviews.mkdir()
-    full = KEY + "".join(f"  {ct}: {{present: false, verdicts: [missing], note: none}}\n"
-                         for ct in CLAUSE_TYPES if ct not in ("liability_cap", "payment_terms", "non_compete", "governing_law"))
+    return keys, reviews
+
+
+def test_the_cli_scores_saved_reviews_and_checks_the_targets(tmp_path, capsys):
+    keys, reviews = _folders(tmp_path)
+    full = FULL_KEY
     (keys / "tiny.yaml").write_text(full, encoding="utf-8")
     findings = [_finding(ct, "missing", severity="none") for ct in CLAUSE_TYPES]
     findings[CLAUSE_TYPES.index("liability_cap")] = _finding("liability_cap", "deviation", "9.2", CAP_WORST, protects="supplier",
@@ -206,12 +216,9 @@ def test_the_cli_scores_saved_reviews_and_checks_the_targets(tmp_path, capsys):
 
 
 def test_a_lower_target_is_checked_on_a_folder_that_holds_a_readme(tmp_path, capsys):
-    keys, reviews = tmp_path / "keys", tmp_path / "reviews"
-    keys.mkdir()
-    reviews.mkdir()
+    keys, reviews = _folders(tmp_path)
     (keys / "README.md").write_text("# a validation set\n", encoding="utf-8")  # not a key: left alone
-    full = KEY + "".join(f"  {ct}: {{present: false, verdicts: [missing], note: none}}\n"
-                         for ct in CLAUSE_TYPES if ct not in ("liability_cap", "payment_terms", "non_compete", "governing_law"))
+    full = FULL_KEY
     (keys / "tiny.yaml").write_text(full, encoding="utf-8")
     findings = [_finding(ct, "missing", severity="none") for ct in CLAUSE_TYPES]
     wrong = {  # four wrong findings, none of them a present clause called missing
@@ -277,11 +284,8 @@ def test_the_key_folders_share_no_contract_and_no_key_name():
 
 def test_totals_print_nothing_per_contract_or_per_finding(tmp_path, capsys):
     """--totals (the blind set): the counts summed over the contracts, no key name, clause type or cause by contract."""
-    keys, reviews = tmp_path / "keys", tmp_path / "reviews"
-    keys.mkdir()
-    reviews.mkdir()
-    full = KEY + "".join(f"  {ct}: {{present: false, verdicts: [missing], note: none}}\n"
-                         for ct in CLAUSE_TYPES if ct not in ("liability_cap", "payment_terms", "non_compete", "governing_law"))
+    keys, reviews = _folders(tmp_path)
+    full = FULL_KEY
     findings = [_finding(ct, "missing", severity="none") for ct in CLAUSE_TYPES]
     for name in ("alpha_supply", "beta_hosting"):
         (keys / f"{name}.yaml").write_text(full, encoding="utf-8")
