@@ -11,6 +11,10 @@
     python scripts/buyer_judge.py --keys bench/buyer_key_check --target 0.75
                                                            # the validation set (bench/buyer_key_check/README.md),
                                                            # held to issue 30's target for unseen contracts
+    python scripts/buyer_judge.py --keys bench/buyer_key_blind --target 0.75 --totals
+                                                           # the blind set (bench/buyer_key_blind/README.md):
+                                                           # totals over all its contracts only, nothing per
+                                                           # contract or per finding
     python scripts/buyer_judge.py --code ../other-checkout  # review with another checkout's code
     python scripts/buyer_judge.py --no-we                  # leave the parties to the reviewer
 
@@ -169,7 +173,10 @@ def load_keys(folder: Path, only: list[str] | None = None, clause_types: list[st
 
 # ----------------------------------------------------------------------------- sections and quotes
 
-_SECTION_NUMBER = re.compile(r"\d+(?:\.(?:\d+|[a-z](?![a-z]))|\s*\(\s*[0-9a-z]{1,4}\s*\))*", re.IGNORECASE)
+# a subsection in brackets is a number, one or two letters or a roman numeral: "(b)", "(12)", "(aa)", "(iv)";
+# a short heading in brackets ("Section 3.1 (Term)", "(Fees)") is not one
+_SECTION_NUMBER = re.compile(
+    r"\d+(?:\.(?:\d+|[a-z](?![a-z]))|\s*\(\s*(?:\d{1,3}|[a-z]{1,2}|[ivxl]{1,5})\s*\))*", re.IGNORECASE)
 
 
 def section_path(label: Any) -> tuple[str, ...] | None:
@@ -483,6 +490,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--code", type=Path, default=ROOT, help="the worktree whose reviewer runs (default: this one)")
     parser.add_argument("--format", choices=("table", "json"), default="table")
     parser.add_argument("--check", action="store_true", help="exit 1 unless issue 30's targets are met")
+    parser.add_argument("--totals", action="store_true",
+                        help="print only the totals over all contracts (for a blind key set): no per-contract "
+                             "counts, no per-finding tables")
     parser.add_argument("--target", type=float, default=TARGET_RIGHT,
                         help=f"share of findings that must be right (default {TARGET_RIGHT}; 0.75 for unseen contracts)")
     args = parser.parse_args(argv)
@@ -514,7 +524,9 @@ def main(argv: list[str] | None = None) -> int:
             results[-1]["we"] = "(not given)"
     total = totals(results, args.target)
     summary = {"total": total, "contracts": [{k: v for k, v in r.items() if k != "judged"} for r in results]}
-    if args.format == "json":
+    if args.totals:
+        print(json.dumps({"total": total}, indent=1) if args.format == "json" else summary_lines(total))
+    elif args.format == "json":
         print(json.dumps({**summary, "judged": {r["key"]: r["judged"] for r in results}}, indent=1))
     else:
         for r in results:

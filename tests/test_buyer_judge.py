@@ -104,6 +104,20 @@ def test_sections_compare_on_their_numbers():
     assert judge.finding_section({"section": "h27", "citation": "Section 16 (LIMITATION OF LIABILITY)"}) == ("16",)
 
 
+def test_a_short_heading_in_brackets_is_not_a_subsection():
+    """'Section 3.1 (Term)' is section 3.1 with its heading, not a subsection 3.1(term)."""
+    for citation, path in [("Section 3.1 (Term)", ("3", "1")), ("Section 2 (Fees)", ("2",)),
+                           ("Section 9 (Loss)", ("9",)), ("Section 12.4 (Tax)", ("12", "4")),
+                           ("Section 4 (a)", ("4", "a")), ("Section 5(iv)", ("5", "iv")),
+                           ("Section 8.2(12) (Fees)", ("8", "2", "12")), ("Section 6(aa)", ("6", "aa"))]:
+        assert judge.section_path(citation) == path, citation
+    ck = judge.ClauseKey("auto_renewal", True, {"standard"}, [judge.Provision(("3", "1", "a"), ["automatic extension"])],
+                         [], None, None, "")
+    quote = "This Agreement shall be subject to an automatic extension for one year periods."
+    assert judge.judge_finding(_finding("auto_renewal", "standard", quote=quote) | {"citation": "Section 3.1 (Term)"},
+                               ck).cause == "right"
+
+
 def test_extra_finding_keys_and_the_also_list(tmp_path):
     key = _key(tmp_path)
     finding = _finding("liability_cap", "deviation", "9.2", CAP_WORST, protects="supplier",
@@ -168,12 +182,22 @@ def _key_path(tmp_path: Path) -> Path:
     return path
 
 
-def test_the_cli_scores_saved_reviews_and_checks_the_targets(tmp_path, capsys):
+# the tiny key with every other clause type keyed absent
+FULL_KEY = KEY + "".join(f"  {ct}: {{present: false, verdicts: [missing], note: none}}\n"
+                         for ct in CLAUSE_TYPES if ct not in ("liability_cap", "payment_terms", "non_compete", "governing_law"))
+
+
+def _folders(tmp_path: Path) -> tuple[Path, Path]:
+    """A key folder and a saved-reviews folder for the CLI."""
     keys, reviews = tmp_path / "keys", tmp_path / "reviews"
     keys.mkdir()
     reviews.mkdir()
-    full = KEY + "".join(f"  {ct}: {{present: false, verdicts: [missing], note: none}}\n"
-                         for ct in CLAUSE_TYPES if ct not in ("liability_cap", "payment_terms", "non_compete", "governing_law"))
+    return keys, reviews
+
+
+def test_the_cli_scores_saved_reviews_and_checks_the_targets(tmp_path, capsys):
+    keys, reviews = _folders(tmp_path)
+    full = FULL_KEY
     (keys / "tiny.yaml").write_text(full, encoding="utf-8")
     findings = [_finding(ct, "missing", severity="none") for ct in CLAUSE_TYPES]
     findings[CLAUSE_TYPES.index("liability_cap")] = _finding("liability_cap", "deviation", "9.2", CAP_WORST, protects="supplier",
@@ -192,12 +216,9 @@ def test_the_cli_scores_saved_reviews_and_checks_the_targets(tmp_path, capsys):
 
 
 def test_a_lower_target_is_checked_on_a_folder_that_holds_a_readme(tmp_path, capsys):
-    keys, reviews = tmp_path / "keys", tmp_path / "reviews"
-    keys.mkdir()
-    reviews.mkdir()
+    keys, reviews = _folders(tmp_path)
     (keys / "README.md").write_text("# a validation set\n", encoding="utf-8")  # not a key: left alone
-    full = KEY + "".join(f"  {ct}: {{present: false, verdicts: [missing], note: none}}\n"
-                         for ct in CLAUSE_TYPES if ct not in ("liability_cap", "payment_terms", "non_compete", "governing_law"))
+    full = FULL_KEY
     (keys / "tiny.yaml").write_text(full, encoding="utf-8")
     findings = [_finding(ct, "missing", severity="none") for ct in CLAUSE_TYPES]
     wrong = {  # four wrong findings, none of them a present clause called missing
@@ -230,15 +251,53 @@ def test_the_shipped_keys_cover_every_clause_type_and_name_real_contracts():
         assert all((contracts / k.contract).is_file() for k in keys)
 
 
-def test_the_validation_keys_are_other_contracts_than_the_tuning_keys():
-    """bench/buyer_key_check: five more development contracts, none of the ten the reviewer is tuned on."""
-    folder = judge.ROOT / "bench" / "buyer_key_check"
-    checks = judge.load_keys(folder, clause_types=CLAUSE_TYPES)
-    assert len(checks) >= 5 and (folder / "README.md").is_file()
-    assert len({k.kind.split(" ")[0] for k in checks}) >= 4
-    tuned = {k.contract for k in judge.load_keys(judge.KEYS)}
-    assert not tuned & {k.contract for k in checks}
-    assert not {k.name for k in judge.load_keys(judge.KEYS)} & {k.name for k in checks}
+KEY_FOLDERS = {  # each set's purpose needs its own contracts: tuning, validation (lead has seen the errors), blind
+    "tuning": judge.KEYS,
+    "validation": judge.ROOT / "bench" / "buyer_key_check",
+    "blind": judge.ROOT / "bench" / "buyer_key_blind",
+}
+
+
+@pytest.mark.parametrize("name", ["validation", "blind"])
+def test_each_held_out_key_set_is_five_or_more_real_contracts_of_several_kinds(name):
+    folder = KEY_FOLDERS[name]
+    keys = judge.load_keys(folder, clause_types=CLAUSE_TYPES)
+    assert len(keys) >= 5 and (folder / "README.md").is_file()
+    assert len({k.kind.split(" ")[0] for k in keys}) >= 4
     contracts = judge.DATA / "contracts"
     if contracts.is_dir():
-        assert all((contracts / k.contract).is_file() for k in checks)
+        assert all((contracts / k.contract).is_file() for k in keys)
+
+
+def test_the_key_folders_share_no_contract_and_no_key_name():
+    """A contract keyed in two sets would leak the tuning set into a held-out one (or the seen into the blind)."""
+    where: dict[str, str] = {}
+    names: dict[str, str] = {}
+    for folder_name, folder in KEY_FOLDERS.items():
+        for key in judge.load_keys(folder):
+            contract = " ".join(key.contract.lower().split())
+            assert contract not in where, f"{key.contract} is keyed in {where.get(contract)} and {folder_name}"
+            assert key.name not in names, f"key {key.name} is in {names.get(key.name)} and {folder_name}"
+            where[contract], names[key.name] = folder_name, folder_name
+    assert set(where.values()) == set(KEY_FOLDERS)
+
+
+def test_totals_print_nothing_per_contract_or_per_finding(tmp_path, capsys):
+    """--totals (the blind set): the counts summed over the contracts, no key name, clause type or cause by contract."""
+    keys, reviews = _folders(tmp_path)
+    full = FULL_KEY
+    findings = [_finding(ct, "missing", severity="none") for ct in CLAUSE_TYPES]
+    for name in ("alpha_supply", "beta_hosting"):
+        (keys / f"{name}.yaml").write_text(full, encoding="utf-8")
+        (reviews / f"{name}.json").write_text(json.dumps({"parties": {"buyer": "Purchaser"}, "findings": findings}),
+                                              encoding="utf-8")
+    args = ["--keys", str(keys), "--reviews", str(reviews), "--data", str(tmp_path), "--totals"]
+    assert judge.main(args) == 0
+    out = capsys.readouterr().out
+    # each contract: liability cap and payment terms (present) called missing, non-compete (present) called missing
+    assert "TOTAL 2 contracts: right 34/40" in out and "present_called_missing 6" in out
+    assert not any(word in out for word in ("alpha", "beta", "liability_cap", "payment_terms", "non_compete"))
+    assert judge.main(args + ["--format", "json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert set(printed) == {"total"} and printed["total"]["right"] == 34
+    assert judge.main(args + ["--target", "0.75", "--check"]) == 1  # present clauses called missing
