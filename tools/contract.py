@@ -109,7 +109,7 @@ class Contract(BaseModel):
                 where = f'{self.cite(numbered.id)}, under "{title}"' if title else self.cite(numbered.id)
                 return f"{where}, {on_page.rstrip(', ')}" if page else where
             return f'{on_page}under the heading "{title}"' if title else f"{on_page}an unnumbered part"
-        inline = _inline_number(self.text[offset : offset + 120]) if offset > section.start else None
+        inline = _inline_number(self.text[offset : offset + 120]) if offset >= section.start else None
         if inline is not None and inline[0] != section.id:
             # a clause whose number the sectioning missed (a heading run into the text): its own number
             return f"Section {inline[0]} ({inline[1]})" if inline[1] else f"Section {inline[0]}"

@@ -24,6 +24,7 @@ _NUMBERED = re.compile(rf"^({_PART}(?:\.{_PART})*)(\.?)\s+(.*)$")
 _ROMAN_TOP = re.compile(r"^([IVX]{1,5})\.\s+(.*)$")
 _TITLE_WORD = re.compile(r"^[A-Z0-9(\"'“]")
 _SMALL_WORDS = {"a", "an", "and", "as", "at", "by", "for", "in", "of", "on", "or", "the", "to", "with", "&"}
+_CAPS_TITLE = re.compile(r"^([A-Z][A-Z'’&/,;-]{2,}(?:\s+[A-Z][A-Z'’&/,;-]*){0,7})\s+(?=[A-Z][a-z])")
 _TOC_TAIL = re.compile(r"(?:\.{3,}|\s)\s*\d{1,3}$")
 
 
@@ -58,7 +59,9 @@ def _title_from(rest: str) -> str:
     whole = rest.rstrip(".:").strip()
     if len(whole) <= 80 and _looks_like_title(whole) or rest.isupper() and len(rest) <= 120:
         return whole
-    return ""
+    # "WARRANTY The Seller warrants ...": a title in capitals run into the clause's first sentence
+    caps = _CAPS_TITLE.match(rest)
+    return caps.group(1) if caps else ""
 
 
 def _looks_like_title(phrase: str) -> bool:
@@ -83,7 +86,7 @@ def _is_unnumbered_heading(line: str) -> bool:
     return 1 <= len(words) <= 8 and not line.endswith(".") and _looks_like_title(stripped)
 
 
-def _numbered_heading(line: str) -> tuple[str, str] | None:
+def numbered_heading(line: str) -> tuple[str, str] | None:
     """(id, title) if the line opens a numbered section."""
     if m := _ARTICLE.match(line):
         raw = m.group(1)
@@ -119,7 +122,7 @@ def find_headings(text: str) -> list[Heading]:
     offset = 0
     for line in text.split("\n"):
         if line:
-            numbered = _numbered_heading(line)
+            numbered = numbered_heading(line)
             if numbered:
                 candidates.append(Heading(numbered[0], numbered[1], offset, True))
             elif _is_unnumbered_heading(line) and not _TOC_TAIL.search(line):

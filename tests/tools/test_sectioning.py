@@ -110,3 +110,64 @@ def test_headings_run_into_paragraphs_are_split_out():
     assert [s.id for s in contract.sections] == ["6", "6.1", "6.2"]
     assert contract.section("6.2").title == "Late Payments"
     assert "one percent per month" in contract.section_text(contract.section("6.2"))
+
+
+# ---------------------------------------------------------------- headings run into the text (issue 30)
+
+
+def _cited(text: str, words: str) -> str:
+    contract = parse_contract(text, "t.txt")
+    at = contract.text.index(words)
+    return contract.cite(contract.section_at(at).id, at)
+
+
+def test_a_numbered_title_run_into_the_previous_clause_starts_its_own_section():
+    text = ("HOSTING AGREEMENT\n\n1. Design Work. The Studio shall design the site. The Studio may show the site in its "
+            "portfolio. 2. Fees and Invoicing. The Client shall pay each invoice within fifteen (15) days.\n"
+            "3. Support. The Studio answers e-mail on business days.\n")
+    assert ids(text)[-3:] == ["1", "2", "3"]
+    assert _cited(text, "within fifteen") == "Section 2 (Fees and Invoicing)"
+
+
+def test_run_in_articles_without_a_full_stop_after_the_title_follow_the_numbering():
+    text = ("MANUFACTURING AGREEMENT The parties agree as follows: 1. Scope 1.1 The Maker builds the units. "
+            "1.2 The units follow the drawings. 2. Duration This Agreement renews each year unless either party objects. "
+            "3. Express Limited Warranty For the purpose of this clause, a defect is a failure to meet the drawings. "
+            "The Maker warrants the units for twelve (12) months.\n")
+    assert _cited(text, "renews each year") == "Section 2"
+    assert _cited(text, "twelve (12) months") == "Section 3"
+    assert _cited(text, "follow the drawings") == "Section 1.2"
+
+
+def test_other_numberings_run_in_article_and_clause_headings():
+    articles = ("ARTICLE I DEFINITIONS\n\"Goods\" means the valves. ARTICLE II PRICE The Buyer pays the list price. "
+                "ARTICLE III WARRANTY The Seller warrants the valves for two years.\n")
+    assert _cited(articles, "for two years") == "Article III (WARRANTY)"
+    clauses = ("Clause 11 Notices. Notices are in writing. Clause 12 Governing Law. This Agreement is governed by the "
+               "laws of Ontario.\n")
+    assert _cited(clauses, "laws of Ontario") == "Clause 12 (Governing Law)"
+
+
+def test_list_items_and_references_inside_a_clause_are_not_headings():
+    text = ("1. Deliverables. The Vendor shall deliver the following: 1. Designs. 2. Source Code. 3. Manuals.\n"
+            "2. Acceptance. The Buyer tests each deliverable as set out in Section 1. Testing ends after ten days.\n"
+            "3. Fees. The Buyer pays on acceptance.\n")
+    assert ids(text) == ["1", "2", "3"]
+    assert _cited(text, "Source Code") == "Section 1 (Deliverables)"
+    assert _cited(text, "Testing ends") == "Section 2 (Acceptance)"
+
+
+def test_a_page_number_left_before_a_heading_is_dropped():
+    text = ("7. INDEMNITY\n\nThe Vendor holds the Buyer harmless.\n\n         -2-    3 8.       LIABILITY\n\n"
+            "The Vendor shall not be liable for indirect damages.\n")
+    contract = parse_contract(text, "t.txt")
+    assert "3 8." not in contract.text
+    assert _cited(text, "indirect damages") == "Section 8 (LIABILITY)"
+
+
+def test_a_schedule_restarts_the_numbering_of_run_in_headings():
+    text = ("1. Services. The Provider hosts the site.\n2. Term. One year.\n3. Fees. See Schedule 1.\n"
+            "SCHEDULE 1\nFees: 1. Set-Up Fee. The Customer pays USD 500 on signing. 2. Monthly Fee. The Customer "
+            "pays USD 90 a month.\n")
+    contract = parse_contract(text, "t.txt")
+    assert "\n2. Monthly Fee." in contract.text and "\n1. Set-Up Fee." in contract.text
