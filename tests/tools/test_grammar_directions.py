@@ -249,3 +249,24 @@ def test_a_right_given_to_a_party_is_held_by_it(clause, holder):
 ])
 def test_a_duty_named_by_a_noun_or_a_condition_binds_its_party(clause):
     assert stance_in(SUPPLY, "restriction_on_buyer", clause)[0] == "buyer"
+
+
+# ---------------------------------------------------------------- audit rights are rights to inspect books, records or facilities
+
+
+def _reviewed(clause_type: str, *clauses: str) -> dict:
+    from tools.contract import parse_contract
+    from tools.detection.review import review_clause
+
+    body = "\n\n".join(f"{i}. CLAUSE {i}\n\n{i}.1 {text}" for i, text in enumerate(clauses, start=1))
+    return review_clause(parse_contract(f"{SUPPLY}\n\n{body}\n", "x.txt"), PLAYBOOK.entry(clause_type))
+
+
+def test_a_reverse_engineering_ban_is_no_audit_right():
+    ban = ("Purchaser shall not decompile, disassemble or reverse engineer the Firmware, save that the examination of the "
+           "Firmware needed to facilitate interoperability is allowed where the law requires it.")
+    assert _reviewed("audit_rights", ban)["verdict"] == "missing"
+    supplier_only = ("Purchaser will keep records of its resales. Seller or its agent, at Seller's cost, may review these "
+                     "records during business hours to check Purchaser's compliance.")
+    finding = _reviewed("audit_rights", ban, supplier_only)
+    assert finding["section"].startswith("2") and finding["verdict"] == "deviation", finding
