@@ -41,6 +41,8 @@ _INLINE_HEADING = re.compile(
     r"|(?<=[A-Z]{3}) (?=\d{1,2}\.\d{1,2}\s+[A-Z][a-z])"  # "TERMS OF PAYMENT 6.1 Payment Terms"
     r"|(?<=[.;:]) (?=\d{1,2}\.\d{1,2}\.?\s+(?:[A-Z][a-z]|[A-Z]{2,}\b))"  # "... Services. 1.2. This Agreement ..."
     r"|(?<=[.;:]) (?=\d{1,2}\.0\s+[A-Z][a-z]+(?:\s+[A-Za-z]+){0,4}\s+\d{1,2}\.1\.?\s)"  # "... Addenda. 2.0 Payment 2.1 ..."
+    # an unnumbered heading in capitals with a colon: "... each month. PAYMENT TERMS: The Parties agree ..."
+    r"|(?<=[.;]) (?=(?-i:[A-Z][A-Z'’&/-]{2,}(?:[ ,]+[A-Z][A-Z'’&/-]*){0,6}):\s+[A-Z(\"“])"
 )
 # "2.0 Payment 2.1 Client will pay": the first clause of a "N.0 Title" article, run into its title
 _ZERO_HEADING = re.compile(r"(\b\d{1,2}\.0 [A-Z][A-Za-z]+(?: [A-Za-z]+){0,4}?) (?=\d{1,2}\.1\.? [A-Z])")

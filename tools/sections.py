@@ -73,6 +73,18 @@ def _looks_like_title(phrase: str) -> bool:
     return all(w[0].isupper() or not w[0].isalpha() or w.lower() in _SMALL_WORDS for w in words)
 
 
+# "PAYMENT TERMS: The Parties agree ...": a heading in capitals that runs into its paragraph
+_CAPS_LEAD = re.compile(r"^([A-Z][A-Z'’&/-]{2,}(?:[ ,]+[A-Z][A-Z'’&/-]*){0,6}):\s+[A-Z(\"“]")
+_NOT_HEADINGS = {"WHEREAS", "NOW THEREFORE", "NOW, THEREFORE", "WITNESSETH", "NOTE", "NOTES", "BY", "NAME", "TITLE", "DATE",
+                 "ATTENTION", "ATTN", "EMAIL", "E-MAIL", "TEL", "FAX", "PHONE", "ADDRESS", "IMPORTANT"}
+
+
+def lead_heading(line: str) -> str:
+    """The capitals heading a paragraph opens with ("PAYMENT TERMS: The Parties ..." -> "PAYMENT TERMS"), or ""."""
+    m = _CAPS_LEAD.match(line)
+    return m.group(1) if m and m.group(1) not in _NOT_HEADINGS else ""
+
+
 def _is_unnumbered_heading(line: str) -> bool:
     if len(line) > 80 or len(line) < 3 or line.endswith((",", ";", ":")):
         return False
@@ -125,6 +137,8 @@ def find_headings(text: str) -> list[Heading]:
             numbered = numbered_heading(line)
             if numbered:
                 candidates.append(Heading(numbered[0], numbered[1], offset, True))
+            elif lead := lead_heading(line):
+                candidates.append(Heading("", lead, offset, False))
             elif _is_unnumbered_heading(line) and not _TOC_TAIL.search(line):
                 previous = candidates[-1] if candidates else None
                 if previous and previous.numbered and not previous.title and text.count("\n", previous.start, offset) == 1:

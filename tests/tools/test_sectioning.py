@@ -171,3 +171,13 @@ def test_a_schedule_restarts_the_numbering_of_run_in_headings():
             "pays USD 90 a month.\n")
     contract = parse_contract(text, "t.txt")
     assert "\n2. Monthly Fee." in contract.text and "\n1. Set-Up Fee." in contract.text
+
+
+def test_capital_headings_with_a_colon_run_into_the_text_are_cited_by_their_heading():
+    text = ("SCHEDULE B This Schedule is made between Orwell Media LLC (\"Orwell\") and the Gazette (\"Customer\"). "
+            "SCOPE: Orwell sells advertising on the Customer's sites. FEES AND INVOICING: Orwell invoices monthly. "
+            "Payment shall be made net 45 days from the end of the month. NON-SOLICITATION: Neither party hires the "
+            "other's staff. NOTE: The figures are estimates.\n")
+    assert _cited(text, "net 45 days") == 'under the heading "FEES AND INVOICING"'
+    assert _cited(text, "hires the") == 'under the heading "NON-SOLICITATION"'
+    assert _cited(text, "The figures are estimates") == 'under the heading "NON-SOLICITATION"'  # a note, not a heading
