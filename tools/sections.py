@@ -127,15 +127,66 @@ def numbered_heading(line: str) -> tuple[str, str] | None:
     return None
 
 
+# A schedule, exhibit, annex or appendix after the body, on a line of its own ("SCHEDULE 1", "Exhibit A -
+# Pricing", "ANNEX II: SERVICE LEVELS"): its clauses are numbered again from 1 and take its id as a
+# prefix ("schedule-1.2"), so they neither clash with the body's clauses nor displace them. (A
+# filing's "EXHIBIT 10.16" label above the contract comes before any numbered clause and is no part.)
+FAMILY_WORDS = ("schedule", "exhibit", "annex", "appendix", "attachment", "addendum")
+_FAMILY = re.compile(
+    r"^(?P<word>SCHEDULE|Schedule|EXHIBIT|Exhibit|ANNEX|Annex|APPENDIX|Appendix|ATTACHMENT|Attachment|ADDENDUM|Addendum)"
+    r"\s+(?P<number>\d{1,2}|[A-Z]{1,2}|[IVX]{1,5})(?:-\d{1,2})?\b\s*[.:\-–—]?\s*(?P<title>.{0,70})$")
+
+
+def family_heading(line: str) -> tuple[str, str] | None:
+    """(id, title) of a schedule/exhibit/annex heading line ("Exhibit B - Fees" -> ("exhibit-b", "Fees"))."""
+    m = _FAMILY.match(line.strip())
+    if not m:
+        return None
+    title = m.group("title").strip().strip("\"'“”").strip()
+    if title and not (_looks_like_title(title.rstrip(".")) or title.isupper()):
+        return None  # "Exhibit A attached hereto sets out ...": a sentence, not a heading
+    return f"{m.group('word').lower()}-{m.group('number').lower()}", title.rstrip(".:")
+
+
+def _number_families(candidates: list[Heading], families: dict[int, str]) -> list[Heading]:
+    """Prefix the clauses of each schedule or exhibit with its id. A schedule opens its own numbering
+    only when its first numbered clause is 1 or 1.x (a "Schedule 3." wrapped onto a line of its own
+    inside clause 2 is followed by clause 3 of the body); one without numbered clauses is an
+    unnumbered heading, as any other."""
+    out: list[Heading] = []
+    family = ""
+    for i, h in enumerate(candidates):
+        if i in families:
+            following = next((c for j, c in enumerate(candidates[i + 1:], start=i + 1) if c.numbered and j not in families), None)
+            next_family = next((j for j in families if j > i), len(candidates))
+            # a schedule with clauses of its own, numbered again from 1 (one without is an unnumbered heading)
+            restarts = following is not None and candidates.index(following) < next_family and following.id.split(".")[0] == "1"
+            if restarts:
+                family = h.id
+                out.append(h)
+            elif _is_unnumbered_heading(families[i]):
+                out.append(Heading("", families[i].rstrip(".:").strip(), h.start, False))
+            continue
+        if h.numbered and family:
+            h = Heading(f"{family}.{h.id}", h.title, h.start, True)
+        out.append(h)
+    return out
+
+
 def find_headings(text: str) -> list[Heading]:
     """Every heading of the text in order, with duplicate ids (tables of contents, restarted
     lists) resolved in favour of the occurrence that carries the most text."""
     candidates: list[Heading] = []
+    families: dict[int, str] = {}  # candidate index -> its line, for schedule/exhibit headings
     offset = 0
     for line in text.split("\n"):
         if line:
-            numbered = numbered_heading(line)
-            if numbered:
+            opened = family_heading(line) if any(c.numbered for c in candidates) else None
+            numbered = numbered_heading(line) if opened is None else None
+            if opened is not None:
+                families[len(candidates)] = line
+                candidates.append(Heading(opened[0], opened[1], offset, True))
+            elif numbered:
                 candidates.append(Heading(numbered[0], numbered[1], offset, True))
             elif lead := lead_heading(line):
                 candidates.append(Heading("", lead, offset, False))
@@ -146,6 +197,7 @@ def find_headings(text: str) -> list[Heading]:
                 else:
                     candidates.append(Heading("", line.rstrip(".:").strip(), offset, False))
         offset += len(line) + 1
+    candidates = _number_families(candidates, families)
     own_length = [
         (candidates[i + 1].start if i + 1 < len(candidates) else len(text)) - h.start
         for i, h in enumerate(candidates)

@@ -181,3 +181,28 @@ def test_capital_headings_with_a_colon_run_into_the_text_are_cited_by_their_head
     assert _cited(text, "net 45 days") == 'under the heading "FEES AND INVOICING"'
     assert _cited(text, "hires the") == 'under the heading "NON-SOLICITATION"'
     assert _cited(text, "The figures are estimates") == 'under the heading "NON-SOLICITATION"'  # a note, not a heading
+
+
+def test_a_schedule_with_its_own_numbering_neither_clashes_with_nor_displaces_the_body():
+    text = ("EXHIBIT 10.4\nSUPPLY AGREEMENT\nThis Supply Agreement is made between Corvane Ltd (\"Supplier\") and Dunmore Inc "
+            "(\"Customer\").\n1. Supply\n1.1 Supplier shall supply the valves listed in Schedule 1.\n"
+            "Schedule 1 attached hereto sets out the valves.\n2. Price\n2.1 Prices are in Schedule 1.\n"
+            "3. Liability\n3.1 Supplier's liability shall not exceed the fees paid in a year.\n"
+            "SCHEDULE 1\nPRICING AND PAYMENT\n1. Prices\nThe prices are fixed for the Term and cover a long list of valves, "
+            "fittings, seals and spare parts shipped from the plant.\n2. Payment\nCustomer shall pay each invoice within "
+            "sixty (60) days of receipt.\n")
+    contract = parse_contract(text, "t.txt")
+    assert [s.id for s in contract.sections if s.id[0].isdigit()] == ["1", "1.1", "2", "2.1", "3", "3.1"]
+    assert "Prices are in Schedule 1" in contract.section_text(contract.section("2"))
+    assert _cited(text, "within sixty") == "Schedule 1, Section 2 (Payment)"
+    assert _cited(text, "fixed for the Term") == "Schedule 1, Section 1 (Prices)"
+    assert _cited(text, "sets out the valves") == "Section 1.1 (Supply)"  # a sentence naming the schedule opens none
+
+
+def test_exhibits_lettered_and_annexes_in_roman_numerals_open_their_own_numbering():
+    text = ("1. Services. The Provider hosts the portal.\n2. Fees. The Client pays the fees in Exhibit B.\n"
+            "Exhibit B - Fees\n1. Set-Up. The Client pays USD 500 on signing.\n2. Monthly. The Client pays USD 90 a month.\n"
+            "ANNEX II: SERVICE LEVELS\n1. Availability. The portal is available 99.5% of each month.\n")
+    assert _cited(text, "USD 90") == "Exhibit B, Section 2 (Monthly)"
+    assert _cited(text, "99.5%") == "Annex II, Section 1 (Availability)"
+    assert _cited(text, "in Exhibit B") == "Section 2 (Fees)"
