@@ -13,7 +13,7 @@ import re
 import unicodedata
 from collections import Counter
 
-from tools.sections import numbered_heading, roman_to_int
+from tools.sections import family_heading, numbered_heading, roman_to_int
 
 # "- 3 -", "Page 4 of 9", "iv", "12." and "- 1 1 -" (digits spaced out by the extraction)
 _PAGE_NUMBER = re.compile(
@@ -170,8 +170,6 @@ _TITLE_WORD = r"(?:[A-Z][A-Za-z'’&/-]*|of|and|for|the|to|in|on|or|a|an|by|with
 _TITLED = re.compile(rf"^{_TITLE_WORD}(?:\s+{_TITLE_WORD}){{0,7}}[.:]\s+[A-Z(\"“]")
 _CAPS_TITLED = re.compile(r"^[A-Z][A-Z'’&/,;-]{2,}(?:\s+[A-Z][A-Z'’&/,;-]*|\s+(?:OF|AND|FOR|THE|TO|IN|ON|OR))*\.?\s+(?:[A-Z(\"“]|$)")
 _RUN_ON_TITLE = re.compile(rf"^{_TITLE_WORD}(?:\s+{_TITLE_WORD}){{0,6}}\s+[a-z]")
-# a family with its own numbering starts again at 1: a schedule, exhibit, annex or appendix
-_FAMILY = re.compile(r"^(?:SCHEDULE|Schedule|EXHIBIT|Exhibit|ANNEX|Annex|APPENDIX|Appendix|ATTACHMENT|Attachment)\b(?!\s+[a-z])")
 
 
 def _top_number(heading_id: str) -> int | None:
@@ -184,8 +182,8 @@ def _split_run_in_articles(lines: list[str]) -> list[str]:
     out: list[str] = []
     top = 0
     for line in lines:
-        if _FAMILY.match(line):
-            top = 0
+        if family_heading(line) is not None:
+            top = 0  # a schedule or exhibit numbers its clauses again from 1
         elif (found := numbered_heading(line)) is not None and (number := _top_number(found[0])) is not None:
             top = number
         pieces: list[str] = []
