@@ -25,7 +25,7 @@ from pydantic import BaseModel, Field
 
 from tools.errors import ContractInputError
 from tools.normalize import normalise_text
-from tools.sections import find_headings, section_spans
+from tools.sections import FAMILY_WORDS, find_headings, section_spans
 
 SUPPORTED_SUFFIXES = (".pdf", ".txt", ".md")
 # Limits on what a file expands to, beside the byte limit on the file itself (a compressed PDF of
@@ -109,7 +109,13 @@ class Contract(BaseModel):
                 where = f'{self.cite(numbered.id)}, under "{title}"' if title else self.cite(numbered.id)
                 return f"{where}, {on_page.rstrip(', ')}" if page else where
             return f'{on_page}under the heading "{title}"' if title else f"{on_page}an unnumbered part"
-        inline = _inline_number(self.text[offset : offset + 120]) if offset > section.start else None
+        family, _, clause = section.id.partition(".")
+        word, _, number = family.partition("-")
+        if word in FAMILY_WORDS and number:
+            # a clause of a schedule or exhibit with its own numbering: "Schedule 1, Section 2 (Fees)"
+            label = f"{word.capitalize()} {number.upper()}" + (f", Section {clause}" if clause else "")
+            return f"{label} ({title})" if title else label
+        inline = _inline_number(self.text[offset : offset + 120]) if offset >= section.start else None
         if inline is not None and inline[0] != section.id:
             # a clause whose number the sectioning missed (a heading run into the text): its own number
             return f"Section {inline[0]} ({inline[1]})" if inline[1] else f"Section {inline[0]}"

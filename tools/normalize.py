@@ -13,6 +13,8 @@ import re
 import unicodedata
 from collections import Counter
 
+from tools.sections import family_heading, numbered_heading, roman_to_int
+
 # "- 3 -", "Page 4 of 9", "iv", "12." and "- 1 1 -" (digits spaced out by the extraction)
 _PAGE_NUMBER = re.compile(
     r"^(?:[-–—_]*\s*)?(?:page\s+)?(?:\d(?: ?\d){0,3}|[ivxlc]{1,6})(?:\s+of\s+\d{1,4})?\.?(?:\s*[-–—_]*)?$",
@@ -26,6 +28,8 @@ _LAYOUT_BREAK = re.compile(r"(?<![ \t\u00a0])(?<!\d\.)[ \t\u00a0]{3,}(?=\S)")
 _SPACED_NUMBER = re.compile(r"^(\d{1,3}\.(?: \d{1,3}\.)+)(?=\s)")
 # "1.DGT shall pay ...": a clause number glued to its first word.
 _GLUED_NUMBER = re.compile(r"^(\d{1,2}\.)(?=[A-Z][A-Za-z])")
+# "3 8. LIABILITY": a page number left in front of the clause heading that follows it on the line
+_STRAY_PAGE_NUMBER = re.compile(r"^\d{1,3} (?=\d{1,2}\.\s+[A-Z]{3,}\b)")
 _PAGE_LABEL = re.compile(r"^page\s+\d{1,4}(?:\s+of\s+\d{1,4})?\b.{0,60}$", re.IGNORECASE)
 _SPACES = re.compile(r"[ \t\u00a0\u2000-\u200b\u3000]+")
 _HYPHENATED_END = re.compile(r"[A-Za-z]{2}-$")
@@ -37,6 +41,8 @@ _INLINE_HEADING = re.compile(
     r"|(?<=[A-Z]{3}) (?=\d{1,2}\.\d{1,2}\s+[A-Z][a-z])"  # "TERMS OF PAYMENT 6.1 Payment Terms"
     r"|(?<=[.;:]) (?=\d{1,2}\.\d{1,2}\.?\s+(?:[A-Z][a-z]|[A-Z]{2,}\b))"  # "... Services. 1.2. This Agreement ..."
     r"|(?<=[.;:]) (?=\d{1,2}\.0\s+[A-Z][a-z]+(?:\s+[A-Za-z]+){0,4}\s+\d{1,2}\.1\.?\s)"  # "... Addenda. 2.0 Payment 2.1 ..."
+    # an unnumbered heading in capitals with a colon: "... each month. PAYMENT TERMS: The Parties agree ..."
+    r"|(?<=[.;]) (?=(?-i:[A-Z][A-Z'’&/-]{2,}(?:[ ,]+[A-Z][A-Z'’&/-]*){0,6}):\s+[A-Z(\"“])"
 )
 # "2.0 Payment 2.1 Client will pay": the first clause of a "N.0 Title" article, run into its title
 _ZERO_HEADING = re.compile(r"(\b\d{1,2}\.0 [A-Z][A-Za-z]+(?: [A-Za-z]+){0,4}?) (?=\d{1,2}\.1\.? [A-Z])")
@@ -115,7 +121,7 @@ def _should_join(previous: str, following: str, *, blank_between: bool, same_lin
 
 
 def _clean(line: str) -> str:
-    line = _SPACES.sub(" ", line).strip()
+    line = _STRAY_PAGE_NUMBER.sub("", _SPACES.sub(" ", line).strip())
     return _GLUED_NUMBER.sub(r"\1 ", _SPACED_NUMBER.sub(lambda m: m.group(1).replace(" ", ""), line))
 
 
@@ -145,4 +151,58 @@ def normalise_text(raw: str) -> str:
         else:
             paragraphs.append(line)
         blank_between = False
-    return "\n".join(_ZERO_HEADING.sub("\\1\n", _INLINE_HEADING.sub("\n", p)) for p in paragraphs)
+    lines = "\n".join(_ZERO_HEADING.sub("\\1\n", _INLINE_HEADING.sub("\n", p)) for p in paragraphs).split("\n")
+    return "\n".join(_split_run_in_articles(lines))
+
+
+# A top-level heading run into the text before it, in any of the usual numberings: "... website.
+# 2. Payment Terms. Client shall", "... as follows: 1. Precedence 1.1 The terms", "... hereto.
+# ARTICLE IV PAYMENT ...", "... notice. Clause 12 Governing Law. This ...". Such a number is a
+# heading only when it is the next one of the contract's own numbering (so a list item "2." inside
+# clause 7, or a cross-reference, stays in the text) and a heading's words follow it.
+_RUN_IN_ARTICLE = re.compile(
+    r"(?<=[.;:]) (?=(?:(?P<label>ARTICLE|Article|SECTION|Section|CLAUSE|Clause)\s+(?P<word>\d{1,3}|[IVXLC]{1,7})\b\.?"
+    r"|(?P<num>\d{1,3})\.)\s+(?P<rest>[A-Z][^\n]{0,160}))")
+_TITLE_WORD = r"(?:[A-Z][A-Za-z'’&/-]*|of|and|for|the|to|in|on|or|a|an|by|with|&)"
+# the heading's words: a title ending in "." or ":", a title before the article's first clause
+# ("Precedence 1.1"), an all-capitals title, or a title run into its first sentence ("Term This
+# Agreement shall ...", "Warranty For the purpose ..."), up to the first word in lower case
+_TITLED = re.compile(rf"^{_TITLE_WORD}(?:\s+{_TITLE_WORD}){{0,7}}[.:]\s+[A-Z(\"“]")
+_CAPS_TITLED = re.compile(r"^[A-Z][A-Z'’&/,;-]{2,}(?:\s+[A-Z][A-Z'’&/,;-]*|\s+(?:OF|AND|FOR|THE|TO|IN|ON|OR))*\.?\s+(?:[A-Z(\"“]|$)")
+_RUN_ON_TITLE = re.compile(rf"^{_TITLE_WORD}(?:\s+{_TITLE_WORD}){{0,6}}\s+[a-z]")
+
+
+def _top_number(heading_id: str) -> int | None:
+    head = heading_id.split(".")[0].rstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    return int(head) if head.isdigit() else None
+
+
+def _split_run_in_articles(lines: list[str]) -> list[str]:
+    """Each line with the top-level headings run into it put on lines of their own (see above)."""
+    out: list[str] = []
+    top = 0
+    for line in lines:
+        if family_heading(line) is not None:
+            top = 0  # a schedule or exhibit numbers its clauses again from 1
+        elif (found := numbered_heading(line)) is not None and (number := _top_number(found[0])) is not None:
+            top = number
+        pieces: list[str] = []
+        cursor = 0
+        listed: set[int] = set()
+        for m in _RUN_IN_ARTICLE.finditer(line):
+            raw = m.group("num") or m.group("word")
+            number = int(raw) if raw.isdigit() else roman_to_int(raw)
+            rest = m.group("rest")
+            after_number = line[m.start("rest"):]
+            first_clause = re.match(rf"^{_TITLE_WORD}(?:\s+{_TITLE_WORD}){{0,7}}?\s+(?={number}\.1\.?\s+[A-Z(])", after_number)
+            titled = bool(first_clause or _TITLED.match(rest) or _CAPS_TITLED.match(rest)
+                          or (m.group("label") or top > 0) and _RUN_ON_TITLE.match(rest))
+            if number != top + 1 or not titled or number - 1 in listed:
+                listed.add(number)  # "1. ... 2. ...": a list item; its successor is one too
+                continue
+            pieces.append(line[cursor:m.start()])
+            cursor = m.start() + 1
+            top = number
+        pieces.append(line[cursor:])
+        out.extend(pieces)
+    return out

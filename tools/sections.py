@@ -24,6 +24,7 @@ _NUMBERED = re.compile(rf"^({_PART}(?:\.{_PART})*)(\.?)\s+(.*)$")
 _ROMAN_TOP = re.compile(r"^([IVX]{1,5})\.\s+(.*)$")
 _TITLE_WORD = re.compile(r"^[A-Z0-9(\"'“]")
 _SMALL_WORDS = {"a", "an", "and", "as", "at", "by", "for", "in", "of", "on", "or", "the", "to", "with", "&"}
+_CAPS_TITLE = re.compile(r"^([A-Z][A-Z'’&/,;-]{2,}(?:\s+[A-Z][A-Z'’&/,;-]*){0,7})\s+(?=[A-Z][a-z])")
 _TOC_TAIL = re.compile(r"(?:\.{3,}|\s)\s*\d{1,3}$")
 
 
@@ -58,7 +59,9 @@ def _title_from(rest: str) -> str:
     whole = rest.rstrip(".:").strip()
     if len(whole) <= 80 and _looks_like_title(whole) or rest.isupper() and len(rest) <= 120:
         return whole
-    return ""
+    # "WARRANTY The Seller warrants ...": a title in capitals run into the clause's first sentence
+    caps = _CAPS_TITLE.match(rest)
+    return caps.group(1) if caps else ""
 
 
 def _looks_like_title(phrase: str) -> bool:
@@ -68,6 +71,18 @@ def _looks_like_title(phrase: str) -> bool:
     if phrase.isupper():
         return True
     return all(w[0].isupper() or not w[0].isalpha() or w.lower() in _SMALL_WORDS for w in words)
+
+
+# "PAYMENT TERMS: The Parties agree ...": a heading in capitals that runs into its paragraph
+_CAPS_LEAD = re.compile(r"^([A-Z][A-Z'’&/-]{2,}(?:[ ,]+[A-Z][A-Z'’&/-]*){0,6}):\s+[A-Z(\"“]")
+_NOT_HEADINGS = {"WHEREAS", "NOW THEREFORE", "NOW, THEREFORE", "WITNESSETH", "NOTE", "NOTES", "BY", "NAME", "TITLE", "DATE",
+                 "ATTENTION", "ATTN", "EMAIL", "E-MAIL", "TEL", "FAX", "PHONE", "ADDRESS", "IMPORTANT"}
+
+
+def lead_heading(line: str) -> str:
+    """The capitals heading a paragraph opens with ("PAYMENT TERMS: The Parties ..." -> "PAYMENT TERMS"), or ""."""
+    m = _CAPS_LEAD.match(line)
+    return m.group(1) if m and m.group(1) not in _NOT_HEADINGS else ""
 
 
 def _is_unnumbered_heading(line: str) -> bool:
@@ -83,7 +98,7 @@ def _is_unnumbered_heading(line: str) -> bool:
     return 1 <= len(words) <= 8 and not line.endswith(".") and _looks_like_title(stripped)
 
 
-def _numbered_heading(line: str) -> tuple[str, str] | None:
+def numbered_heading(line: str) -> tuple[str, str] | None:
     """(id, title) if the line opens a numbered section."""
     if m := _ARTICLE.match(line):
         raw = m.group(1)
@@ -112,10 +127,63 @@ def _numbered_heading(line: str) -> tuple[str, str] | None:
     return None
 
 
+# A schedule, exhibit, annex or appendix after the body, on a line of its own ("SCHEDULE 1", "Exhibit A -
+# Pricing", "ANNEX II: SERVICE LEVELS"): its clauses are numbered again from 1 and take its id as a
+# prefix ("schedule-1.2"), so they neither clash with the body's clauses nor displace them. (A
+# filing's "EXHIBIT 10.16" label above the contract comes before any numbered clause and is no part.)
+FAMILY_WORDS = ("schedule", "exhibit", "annex", "appendix", "attachment", "addendum")
+_FAMILY = re.compile(
+    r"^(?P<word>SCHEDULE|Schedule|EXHIBIT|Exhibit|ANNEX|Annex|APPENDIX|Appendix|ATTACHMENT|Attachment|ADDENDUM|Addendum)"
+    r"\s+(?P<number>\d{1,2}|[A-Z]{1,2}|[IVX]{1,5})(?:-\d{1,2})?\b\s*[.:\-–—]?\s*(?P<title>.{0,70})$")
+
+
+def family_heading(line: str) -> tuple[str, str] | None:
+    """(id, title) of a schedule/exhibit/annex heading line ("Exhibit B - Fees" -> ("exhibit-b", "Fees"))."""
+    m = _FAMILY.match(line.strip())
+    if not m:
+        return None
+    title = m.group("title").strip().strip("\"'“”").strip()
+    if title and not (_looks_like_title(title.rstrip(".")) or title.isupper()):
+        return None  # "Exhibit A attached hereto sets out ...": a sentence, not a heading
+    return f"{m.group('word').lower()}-{m.group('number').lower()}", title.rstrip(".:")
+
+
+def _number_families(candidates: list[Heading], families: dict[int, str]) -> list[Heading]:
+    """Prefix the clauses of each schedule or exhibit with its id. A schedule opens its own numbering
+    only when its first numbered clause is 1 or 1.x (a "Schedule 3." wrapped onto a line of its own
+    inside clause 2 is followed by clause 3 of the body); one without numbered clauses is an
+    unnumbered heading, as any other."""
+    out: list[Heading] = []
+    family = ""
+    for i, h in enumerate(candidates):
+        if i in families:
+            following = next((c for j, c in enumerate(candidates[i + 1:], start=i + 1) if c.numbered and j not in families), None)
+            next_family = next((j for j in families if j > i), len(candidates))
+            # a schedule with clauses of its own, numbered again from 1 (one without is an unnumbered heading)
+            restarts = following is not None and candidates.index(following) < next_family and following.id.split(".")[0] == "1"
+            if restarts:
+                family = h.id
+                out.append(h)
+            elif _is_unnumbered_heading(families[i]):
+                name = families[i].rstrip(".:").strip()
+                if h.title and h.title not in name:
+                    name = f"{name} - {h.title}"  # "SCHEDULE A" with its title on the next line
+                out.append(Heading("", name, h.start, False))
+            continue
+        if h.numbered and family:
+            h = Heading(f"{family}.{h.id}", h.title, h.start, True)
+        out.append(h)
+    return out
+
+
 def _is_block_line(line: str) -> bool:
     """A short line that is not a sentence: a line of an address, a signature block, a title."""
     stripped = line.strip()
     return bool(stripped) and len(stripped) <= 60 and len(stripped.split()) <= 8 and not stripped.endswith(".")
+
+
+def _opens_section(line: str) -> bool:
+    return bool(numbered_heading(line) or family_heading(line) or lead_heading(line))
 
 
 def _unnumbered_titles(lines: list[str]) -> dict[int, str]:
@@ -128,7 +196,7 @@ def _unnumbered_titles(lines: list[str]) -> dict[int, str]:
     at = 0
     while at < len(filled):
         run_end = at
-        while run_end < len(filled) and _is_block_line(lines[filled[run_end]]) and not _numbered_heading(lines[filled[run_end]]):
+        while run_end < len(filled) and _is_block_line(lines[filled[run_end]]) and not _opens_section(lines[filled[run_end]]):
             run_end += 1
         run = filled[at:run_end]
         if not run:
@@ -147,14 +215,21 @@ def find_headings(text: str) -> list[Heading]:
     """Every heading of the text in order, with duplicate ids (tables of contents, restarted
     lists) resolved in favour of the occurrence that carries the most text."""
     candidates: list[Heading] = []
+    families: dict[int, str] = {}  # candidate index -> its line, for schedule/exhibit headings
     lines = text.split("\n")
     unnumbered = _unnumbered_titles(lines)
     offset = 0
     for index, line in enumerate(lines):
         if line:
-            numbered = _numbered_heading(line)
-            if numbered:
+            opened = family_heading(line) if any(c.numbered for c in candidates) else None
+            numbered = numbered_heading(line) if opened is None else None
+            if opened is not None:
+                families[len(candidates)] = line
+                candidates.append(Heading(opened[0], opened[1], offset, True))
+            elif numbered:
                 candidates.append(Heading(numbered[0], numbered[1], offset, True))
+            elif lead := lead_heading(line):
+                candidates.append(Heading("", lead, offset, False))
             elif _is_unnumbered_heading(line) and not _TOC_TAIL.search(line):
                 previous = candidates[-1] if candidates else None
                 if previous and previous.numbered and not previous.title and text.count("\n", previous.start, offset) == 1:
@@ -162,6 +237,7 @@ def find_headings(text: str) -> list[Heading]:
                 elif index in unnumbered:
                     candidates.append(Heading("", unnumbered[index], offset, False))
         offset += len(line) + 1
+    candidates = _number_families(candidates, families)
     own_length = [
         (candidates[i + 1].start if i + 1 < len(candidates) else len(text)) - h.start
         for i, h in enumerate(candidates)

@@ -183,3 +183,90 @@ def test_the_buyer_as_licensor_is_read_as_the_buyer():
         judgement = remedies.disclaimer_scope(metric("warranty_disclaimer"),
                                               "Licensor hereby disclaims all warranties regarding the Licensed Technology.")
     assert judgement.level == "standard" and judgement.value == "buyer"
+
+
+# ---------------------------------------------------------------- parties set out without a legal form, signature labels
+
+
+def test_a_party_block_without_a_legal_form_is_defined_by_hereinafter():
+    text = ('SERVICES AGREEMENT\nBETWEEN:\nHARBOUR PRINT SERVICES\n14 QUAY ROAD\nCORK\nIRELAND\n(HEREINAFTER "HPS")\nAND\n'
+            'LANTERN GAMES, INC.\n9 ELM STREET\nAUSTIN, TX 78701\n(HEREAFTER "LANTERN")\n\n1. SERVICES\n\n1.1 HPS shall '
+            "print and ship the boxes. LANTERN shall pay the invoices within 30 days.\n")
+    parties = identify_parties(text, "Lantern")
+    assert parties.supplier is not None and parties.supplier.terms == ("HPS",)
+    assert parties.supplier.name == "HARBOUR PRINT SERVICES"
+    with reading_for(parties):
+        assert stance.read_stance("insurance_amount", "HPS shall maintain adequate insurance for the stock.") == ("supplier", "buyer")
+
+
+def test_a_role_word_above_the_other_partys_signature_does_not_become_its_term():
+    text = ('This Maintenance Agreement is made by and between Quillon Systems, Inc., a Delaware corporation ("Quillon") '
+            'and ____________, a ________ corporation ("Licensee").\n\n1. FEES\n\n1.1 Fees are due within 30 days.\n\n'
+            "IN WITNESS WHEREOF the parties have signed:\nLICENSEE\nQUILLON SYSTEMS, INC.\nBy:\nBy:\nName:\nName:\n")
+    parties = identify_parties(text, "Licensee")
+    assert parties.supplier is not None and parties.supplier.terms == ("Quillon",)
+    with reading_for(parties):
+        assert stance.read_stance("cap_multiple", "QUILLON'S SOLE LIABILITY SHALL BE LIMITED TO THE FEES PAID.")[1] == "supplier"
+
+
+# ---------------------------------------------------------------- who pays, who holds a right given, duties named by nouns
+
+SUPPLY = ('This Supply Agreement is made between Tessaro Components S.p.A., an Italian company ("Seller"), and '
+          'Moravec Tools s.r.o., a Czech company ("Purchaser").\n\n1. TERMS\n\n1.1 Text.\n')
+
+
+@pytest.mark.parametrize(("clause", "payer"), [
+    ("Payment of Tessaro invoices shall be due within sixty (60) days of the invoice date.", "buyer"),
+    ("Seller invoices will be payable within forty-five (45) days after the end of the month.", "buyer"),
+    ("All payments to Seller shall be made within thirty (30) days after receipt by Purchaser of the invoice.", "buyer"),
+    ("Seller and Purchaser agree to terms of payment of net thirty (30) days from the date of invoice.", "buyer"),
+    ("Fees shall be payable within thirty (30) days of invoice.", "buyer"),
+    ("Seller shall pay any credit owed within thirty (30) days.", "supplier"),
+    ("Amounts invoiced shall be paid by Moravec within fifteen (15) days.", "buyer"),
+])
+def test_a_payment_term_binds_the_party_that_pays(clause, payer):
+    binds, protects = stance_in(SUPPLY, "payment_days", clause)
+    assert binds == payer and protects != payer
+
+
+@pytest.mark.parametrize(("clause", "holder"), [
+    ("Seller shall permit Purchaser to audit its quality procedures on three days' notice.", "buyer"),
+    ("Seller shall maintain, and provide Purchaser reasonable access to, all batch records.", "buyer"),
+    ("Purchaser shall have the right at any time to inspect the plant of Seller.", "buyer"),
+    ("Tessaro grants Moravec the right to examine its books once a year.", "buyer"),
+    ("Seller shall give Purchaser at least sixty (60) days' written notice of any increase in the prices.", "supplier"),
+])
+def test_a_right_given_to_a_party_is_held_by_it(clause, holder):
+    metric_name = "price_increase_pct" if "prices" in clause else "audit_scope"
+    _, protects = stance_in(SUPPLY, metric_name, clause)
+    assert protects == holder
+
+
+@pytest.mark.parametrize("clause", [
+    "The first three months of each forecast shall constitute a binding commitment of Purchaser to buy the quantities in it.",
+    "In the event that Moravec does not order the Minimum Quantity in a year, Tessaro may ship the balance.",
+    "Purchaser's obligation to take the Minimum Quantity survives a change of the forecast.",
+])
+def test_a_duty_named_by_a_noun_or_a_condition_binds_its_party(clause):
+    assert stance_in(SUPPLY, "restriction_on_buyer", clause)[0] == "buyer"
+
+
+# ---------------------------------------------------------------- audit rights are rights to inspect books, records or facilities
+
+
+def _reviewed(clause_type: str, *clauses: str) -> dict:
+    from tools.contract import parse_contract
+    from tools.detection.review import review_clause
+
+    body = "\n\n".join(f"{i}. CLAUSE {i}\n\n{i}.1 {text}" for i, text in enumerate(clauses, start=1))
+    return review_clause(parse_contract(f"{SUPPLY}\n\n{body}\n", "x.txt"), PLAYBOOK.entry(clause_type))
+
+
+def test_a_reverse_engineering_ban_is_no_audit_right():
+    ban = ("Purchaser shall not decompile, disassemble or reverse engineer the Firmware, save that the examination of the "
+           "Firmware needed to facilitate interoperability is allowed where the law requires it.")
+    assert _reviewed("audit_rights", ban)["verdict"] == "missing"
+    supplier_only = ("Purchaser will keep records of its resales. Seller or its agent, at Seller's cost, may review these "
+                     "records during business hours to check Purchaser's compliance.")
+    finding = _reviewed("audit_rights", ban, supplier_only)
+    assert finding["section"].startswith("2") and finding["verdict"] == "deviation", finding

@@ -204,7 +204,7 @@ def damages_direction(m: Metric, text: str) -> Judgement:
 # ---------------------------------------------------------------- audit rights
 def audit_scope(m: Metric, text: str) -> Judgement:
     auditors: set[str] = set()
-    for hit in _rx(r"\b(?:audit|inspect|examine)\w*\b").finditer(text):
+    for hit in _rx(r"\b(?:audit|inspect|examine|review)\w*\b").finditer(text):
         modals = list(_rx(r"\b(?:may|shall\s+(?:have\s+the\s+right|be\s+entitled)|is\s+entitled|right\s+to)\b").finditer(text, max(0, hit.start() - 200), hit.start()))
         if modals:
             who = actor_before(text, modals[-1].start(), 60, skip_possessive=True)

@@ -435,15 +435,39 @@ def _parties_in_head(head: str) -> list[Party]:
         last_end = m.end()
         if term.lower() in _NOT_PARTY_TERMS or term.lower().endswith((" agreement", " date")):
             continue
-        if not (_ENTITY.search(before) or _role_of_word(term)[0]):
+        if not (_ENTITY.search(before) or _role_of_word(term)[0] or _named_above(before, m.group(0), term)):
             continue
-        name = _party_name(before) or term
+        name = _party_name(before) or _line_name(before) or term
         if any(term in p.terms or _same(p.name, name) for p in parties):
             continue
         parties.append(Party(name=name, terms=(term,)))
         if len(parties) == 4:
             break
     return parties
+
+
+# "MODUS MEDIA INTERNATIONAL / <address lines> / (HEREINAFTER "MMI")": a party block without a legal
+# form, introduced on lines of its own and defined by "hereinafter"
+_HEREINAFTER = re.compile(r"\b(?:hereinafter|hereafter)\b", re.IGNORECASE)
+_NAME_LINE = re.compile(r"(?m)^(?:between\s*:?\s*|and\s+)?(?P<name>[A-Z][A-Za-z0-9&.'’-]*(?:[ \t]+[A-Z][A-Za-z0-9&.'’-]*){0,5})[ \t]*,?$")
+
+
+def _named_above(before: str, definition: str, term: str) -> bool:
+    """Whether a "hereinafter" definition names a party set out on lines of its own above it."""
+    return bool(_HEREINAFTER.search(definition) and "\n" in before.strip() and _line_name(before)
+                and not re.search(r"\b(?:agreement|date|products?|services?|goods|software|territory)\b", term, re.IGNORECASE))
+
+
+def _line_name(before: str) -> str:
+    """The first line of a block set out line by line that reads as a name (not 'BETWEEN:', 'AND')."""
+    lines = [line.strip() for line in before.strip().splitlines()[-8:]]
+    opener = max((i for i, line in enumerate(lines) if re.fullmatch(r"(?:by\s+and\s+)?(?:between|and|among)\s*:?", line, re.IGNORECASE)),
+                 default=-1)
+    for line in lines[opener + 1:]:
+        m = _NAME_LINE.match(line)
+        if m and not re.search(r"\d|\b(?:agreement|contract)\b", m.group("name"), re.IGNORECASE):
+            return m.group("name")
+    return ""
 
 
 def _same(a: str, b: str) -> bool:
@@ -501,6 +525,10 @@ def _merge_found(found: list[Party], extra: list[Party]) -> list[Party]:
     """Add parties found elsewhere: a named party completes one known only by its defined term."""
     out = list(found)
     for party in extra:
+        # a role word read from a signature block that another party already holds as its defined term
+        # ("LICENSEE" printed above the supplier's name) is not this party's term
+        held = {t.lower() for p in out for t in p.terms}
+        party = Party(party.name, tuple(t for t in party.terms if t.lower() not in held or _holds(out, party.name, t)))
         same = next((i for i, p in enumerate(out) if _same(p.name, party.name)
                      or set(t.lower() for t in p.terms) & set(t.lower() for t in party.terms)), None)
         if same is None:
@@ -510,6 +538,11 @@ def _merge_found(found: list[Party], extra: list[Party]) -> list[Party]:
         name = known.name if known.name not in known.terms else party.name
         out[same] = Party(name, tuple(dict.fromkeys((*known.terms, *party.terms))))
     return out
+
+
+def _holds(parties: list[Party], name: str, term: str) -> bool:
+    """Whether the party named `name` among `parties` already has `term` as its defined term."""
+    return any(_same(p.name, name) and term.lower() in (t.lower() for t in p.terms) for p in parties)
 
 
 def _activity(text: str, party: Party) -> tuple[int, int]:

@@ -284,7 +284,7 @@ DETECTORS: dict[str, Detector] = {
         (r"\b(?:permit|allow|entitled|right)\b.{0,60}?\baudit\w*", 3),
         (r"\bgovernmental\s+authorit", -2),
         # (a test that "verifies" an effect on a web site is no inspection of a site)
-        (r"\b(?:audit|inspect|examin)\w*\b.{0,100}?\b(?:books|records|accounts|facilit\w+|premises|sites?|plants?|operations)\b"
+        (r"\b(?:audit|inspect|examin)\w*\b.{0,100}?\b(?:books|records|accounts|facilit(?:y|ies)|premises|sites?|plants?|operations)\b"
          r"|\bverif\w*\b.{0,100}?\b(?:books|records|accounts)\b", 3),
         (r"\b(?:books|records|accounts)\b.{0,150}?\b(?:audit|inspect|examin)\w*", 3),
         # "may audit", "may, at its own expense, audit", "allows the Licensor to audit"
@@ -307,12 +307,12 @@ DETECTORS: dict[str, Detector] = {
         (r"\baudit\w*\b", 1),
         # an audit by an outsider, in the passive: "all usage reports shall be audited by an independent auditor"
         (r"\b(?:shall|will|may|must)\s+(?:\w+\s+)?be\s+(?:audited|verified|inspected)\s+by\b", 2.5),
-        (r"\b(?:access|available)\b.{0,60}?\b(?:books|records|facilit\w+|premises)\b", 1.5),
+        (r"\b(?:access|available)\b.{0,60}?\b(?:books|records|facilit(?:y|ies)|premises)\b", 1.5),
         # "shall afford X full access at reasonable times to its books and records", "each Party shall have full access to
         # all properties, books of account and records", "provide X, at X's expense and during business hours, access to ..."
         (r"(?:\b(?:afford|give|grant|provide|permit|allow)\w*\b.{0,120}?|\b(?:shall|will|may)\s+have\s+(?:\w+\s+){0,2}?)\baccess\b.{0,150}?\b(?:books|records|accounts)\b", 3),
         # "shall permit X's representatives to enter its premises for the purpose of inspecting ..."
-        (r"\b(?:permit|allow)\w*\b.{0,150}?\b(?:enter|visit)\w*\b.{0,100}?\b(?:premises|facilit\w+|plants?|sites?)\b.{0,80}?\b(?:inspect|audit|examin|verif)\w*", 3),
+        (r"\b(?:permit|allow)\w*\b.{0,150}?\b(?:enter|visit)\w*\b.{0,100}?\b(?:premises|facilit(?:y|ies)|plants?|sites?)\b.{0,80}?\b(?:inspect|audit|examin|verif)\w*", 3),
     ], title=r"audit|inspection|records"),
     "exclusivity": _d("exclusivity", [
         *EXCLUSIVE_DEALING,
