@@ -184,6 +184,10 @@ def section_path(label: Any) -> tuple[str, ...] | None:
     if label is None:
         return None
     text = str(label).strip().lower()
+    # the reviewer's forms for a place without a number: 'page 3, under the heading "FEES"', 'the opening (preamble)'
+    text = re.sub(r"^(?:page\s+\d+,\s*)?(?:under\s+the\s+heading\s+|the\s+opening\s+)", "", text).strip(" \"'“”")
+    if text.startswith("(") and text.endswith(")") and text.count("(") == 1:
+        text = text[1:-1]
     if not text:
         return None
     lead = re.match(r"(?:section|clause|article|paragraph|§)?\s*", text)

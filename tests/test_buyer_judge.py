@@ -100,6 +100,10 @@ def test_sections_compare_on_their_numbers():
     assert judge.section_relation(("7", "4", "b"), ("7", "4")) == "same"
     assert judge.section_relation(("7",), ("7", "4")) == "coarser"
     assert judge.section_relation(("17", "4"), ("7", "4")) is None
+    # a place without a number is cited by its heading, as the reviewer prints it
+    assert judge.section_path('under the heading "RECONCILIATION/PAYMENT TERMS"') == ("reconciliation", "payment", "terms")
+    assert judge.section_path('page 4, under the heading "Fees"') == ("fees",)
+    assert judge.section_path("the opening (preamble)") == ("preamble",)
     # the printed citation is what a reader follows, before an internal section id
     assert judge.finding_section({"section": "h27", "citation": "Section 16 (LIMITATION OF LIABILITY)"}) == ("16",)
 
