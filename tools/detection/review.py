@@ -28,7 +28,7 @@ from tools.detection.clauses import (
 )
 from tools.detection.detector import COST_PLUS
 from tools.detection.metrics import Judgement
-from tools.detection.parties import Parties, identify_parties, other, reading_for
+from tools.detection.parties import Parties, actor_before, identify_parties, other, reading_for
 from tools.detection.rules import COMPANIONS
 from tools.playbook import Metric, Playbook, PlaybookEntry
 
@@ -207,12 +207,38 @@ PASSING = 0.6
 def _ranked(entry: PlaybookEntry, assessed: list[dict]) -> list[dict]:
     # stable: the detector's strongest provision first among equals
     top = max((a.get("strength", 0.0) for a in assessed), default=0.0)
+    metric = entry.metric.name if entry.metric else None
+    # the buyer's own right (to terminate for convenience) is what the playbook reads; the supplier's
+    # right beside it is listed, and is the finding only when the buyer has none
+    buyers_right = metric in ONLY_THE_SUPPLIER and any(a.get("protects") in ("buyer", "both") for a in assessed)
+    sections = [a.get("section") or "" for a in assessed]
 
-    def key(a: dict) -> tuple[int, int, int, int]:
+    def key(a: dict) -> tuple[int, int, int, int, int]:
         aside, unread, risk = rank_key(entry, a)
-        return aside, 1 if a.get("strength", top) < PASSING * top else 0, unread, risk
+        if (buyers_right and a.get("protects") == "supplier") or a.get("listed_only"):
+            aside = 1
+        return aside, 1 if a.get("strength", top) < PASSING * top else 0, unread, risk, 1 if points_elsewhere(a, sections) else 0
 
     return sorted(assessed, key=key)
+
+
+# a provision that states its term by reference to another one: "in accordance with the provisions of Section 4.4"
+_REFERS = re.compile(r"\b(?:in\s+accordance\s+with|as\s+(?:set\s+(?:out|forth)|provided|described|specified|stated)\s+in|pursuant\s+to"
+                     r"|subject\s+to|under)\s+(?:the\s+(?:terms\s+(?:and\s+conditions\s+)?|provisions\s+)?of\s+)?"
+                     r"(?:Sections?|Clauses?|Articles?|Paragraphs?)\s+(\d+(?:\.\d+)*)", re.IGNORECASE)
+
+
+def points_elsewhere(assessment: dict, sections: list[str]) -> bool:
+    """Whether a provision defers to another provision of the type listed beside it ("Detto shall
+    indemnify PivX in accordance with Section 4.4"): the provision it points to is the one to read."""
+    own = str(assessment.get("section") or "")
+    for hit in _REFERS.finditer(assessment.get("quote") or ""):
+        target = hit.group(1)
+        if own == target or own.startswith(target + "."):
+            continue
+        if any(s == target or s.startswith(target + ".") for s in sections):
+            return True
+    return False
 
 
 def _regions(contract: Contract) -> dict[str, Section]:
@@ -251,10 +277,45 @@ def _read_provisions(contract: Contract, entry: PlaybookEntry, parties: Parties,
                     together = _assess_provision(contract, entry, region, parties, inside, context=context)
                     if readable(together):
                         reading = together
+        strength = max(c.score for c in group)
         if (reading["start"], reading["end"]) not in spans:
             spans.add((reading["start"], reading["end"]))
-            reading["strength"] = max(c.score for c in group)
+            reading["strength"] = strength
             out.append(reading)
+        for single in _separate_sentences(contract, entry, region, parties, inside, reading):
+            if (single["start"], single["end"]) not in spans:
+                spans.add((single["start"], single["end"]))
+                single["strength"] = strength
+                out.append(single)
+    return out
+
+
+def _separate_sentences(contract: Contract, entry: PlaybookEntry, region: Section, parties: Parties,
+                        inside: list[Candidate], reading: dict) -> list[dict]:
+    """Sentences of one section that are provisions of their own: a sentence the section's reading
+    does not quote that, read alone, binds or protects another side than that reading (the
+    supplier's "further limited" cap after a mutual exclusion; the supplier's indemnity beside the
+    buyer's). A section the contract does not number finer ("A. ... B. ...", "(i) ... (ii) ...")
+    thus shows each provision. Where each sentence stands alone (caps, restraints, waivers,
+    remedies, disclaimers: EACH_SUB_SECTION) such a sentence competes for the finding; where the
+    section is judged as a whole (WHOLE_CLAUSE: who indemnifies whom) it is only listed."""
+    metric = entry.metric.name if entry.metric else None
+    if metric not in EACH_SUB_SECTION | WHOLE_CLAUSE or len(inside) < 2:
+        return []
+    out: list[dict] = []
+    sides = (reading.get("binds"), reading.get("protects"))
+    for candidate in sorted(inside, key=lambda c: c.start):
+        if reading["start"] <= candidate.start < reading["end"] or any(o["start"] <= candidate.start < o["end"] for o in out):
+            continue
+        single = _assess_provision(contract, entry, region, parties, [candidate])
+        if single["start"] < reading["end"] and reading["start"] < single["end"]:
+            continue  # it widened onto the section's quote: the same provision
+        if None in (single["binds"], single["protects"]) or (single["binds"], single["protects"]) == sides \
+                or any((o["binds"], o["protects"]) == (single["binds"], single["protects"]) for o in out):
+            continue
+        if metric in WHOLE_CLAUSE:
+            single["listed_only"] = True
+        out.append(single)
     return out
 
 
@@ -307,6 +368,20 @@ def _assess_provision(contract: Contract, entry: PlaybookEntry, section: Section
     if binds is None and protects is None:
         binds, protects = stance.read_stance(metric, text)
     judged = judge(entry, text)
+    if metric == "indemnity_direction":
+        # a clause where both sides indemnify is quoted at the buyer's own indemnity (the one a
+        # lawyer redlines), read as binding the buyer; the verdict weighs both sides (`judge`)
+        own = next((c for c in found if indemnity_giver(c.quote) == "buyer"), None)
+        if own is not None:
+            primary, binds, protects = own, "buyer", "supplier"
+    changed = supplier_may_change(contract, entry, section) if metric in CHANGEABLE else None
+    if changed is not None:
+        # the supplier may change the term at its discretion: whatever figure the clause states, the buyer cannot rely on it
+        primary, binds, protects = changed, "buyer", "supplier"
+        judged = Judgement("deviation", f"the supplier may change the {CHANGEABLE[metric][0]} at its discretion", "supplier")
+    if entry.id == "minimum_commitment" and not _COMMITMENT.search(text) and _ORDER_SIZE.search(text):
+        judged = Judgement("standard", "a minimum size for each order, not a commitment to buy any quantity", None)
+        binds = protects = None
     if metric == "indemnity_direction" and judged.value == "supplier" and limits:
         # the supplier's indemnity read as uncapped, though a cap in its clause, or one naming it, limits it
         judged = Judgement("deviation", f"the supplier's indemnity is capped or limited ({contract.cite(limits[0].section, limits[0].start)})",
@@ -319,8 +394,9 @@ def _assess_provision(contract: Contract, entry: PlaybookEntry, section: Section
     start, end = _quote_span(contract, primary, [h for h in helpers[:2] if h.start != primary.start])
     citation = contract.cite(primary.section, start)
     if favours_buyer(metric, binds, protects):
-        why = note or f"it {'protects' if stance.INTEREST[metric][0] == 'protects' else 'binds'} only the " \
-                      f"{'buyer' if stance.INTEREST[metric][0] == 'protects' else 'supplier'}"
+        why = note or ONE_WAY_FOR_BUYER.get(metric or "") \
+            or f"it {'protects' if stance.INTEREST[metric][0] == 'protects' else 'binds'} only the " \
+               f"{'buyer' if stance.INTEREST[metric][0] == 'protects' else 'supplier'}"
         finding = make_finding(
             entry, "favourable", primary.section, contract.text[start:end], start, end,
             rationale=_favourable_rationale(citation, judged.rationale, why, binds, protects, parties),
@@ -380,6 +456,70 @@ def indemnity_limits(contract: Contract, clause: Section, ids: set[str] | None =
             if not _UNLIMITED.search(c.quote)]
 
 
+_GIVES_INDEMNITY = re.compile(r"\bindemnif(?:y|ies)\b|\b(?:shall|will|agrees?\s+to)\s+(?:\w+\s+){0,2}?defend\b", re.IGNORECASE)
+
+
+def indemnity_giver(sentence: str) -> str | None:
+    """Who gives the indemnity a sentence states (the subject of its first "indemnify"), or None."""
+    hit = _GIVES_INDEMNITY.search(sentence)
+    return actor_before(sentence, hit.start(), 100) if hit else None
+
+
+# Terms the supplier may reserve the right to change (metric: what the term is, the words that name it):
+# "NETGEAR, in its sole discretion, reserves the right to specify, and to change from time to time, Distributor's
+# credit line and payment terms", "Vendor may amend the payment terms from time to time".
+CHANGEABLE: dict[str, tuple[str, re.Pattern[str]]] = {
+    "payment_days": ("payment terms", re.compile(r"\b(?:payment\s+terms?|terms\s+of\s+payment|credit\s+(?:line|limits?|terms?))\b", re.IGNORECASE)),
+}
+_AT_WILL = re.compile(r"\b(?:(?:sole|absolute|own|reasonable)\s+discretion|reserves?\s+the\s+right\s+to|(?:is|shall\s+be)\s+entitled\s+to"
+                      r"|may\s+(?:\w+\s+){0,3}?(?:change|modify|amend|vary|revise|alter))\b", re.IGNORECASE)
+_CHANGE = re.compile(r"\b(?:chang|modif|amend|var(?:y|ies)\b|revis|alter|specify|re-?set)\w*", re.IGNORECASE)
+_AGREED = re.compile(r"\b(?:mutual(?:ly)?\s+(?:agree\w*|consent)|(?:written\s+)?(?:agreement|consent|approval)\s+of\s+(?:both|the\s+parties)"
+                     r"|by\s+(?:written\s+)?agreement|agreed\s+(?:in\s+writing\s+)?by\s+(?:both|the)\s+parties)\b", re.IGNORECASE)
+
+
+def supplier_may_change(contract: Contract, entry: PlaybookEntry, region: Section) -> Candidate | None:
+    """The sentence of a provision (anywhere in its numbered clause) by which the supplier may
+    change the term at its discretion, or None: a figure the supplier can change is no term the
+    buyer can rely on. A change by agreement of both parties is no such right."""
+    metric = entry.metric.name if entry.metric else ""
+    scope = _clause_scope(contract, contract.section(region.id)) or region
+    lo, hi = min(scope.start, region.start), max(scope.end, region.end)
+    names = CHANGEABLE[metric][1]
+    for sec, start, end, text in contract_sentences(contract):
+        if not lo <= start < hi or not names.search(text) or _AGREED.search(text):
+            continue
+        for hit in _AT_WILL.finditer(text):
+            if _DENIED_BEFORE.search(text[max(0, hit.start() - 12):hit.start()]):
+                continue
+            if _CHANGE.search(text, hit.start()) and actor_before(text, hit.start(), 120) == "supplier":
+                return Candidate(entry.id, sec.id, text, start, end, 0.0)
+    return None
+
+
+_DENIED_BEFORE = re.compile(r"\b(?:not|no|never)\s+$", re.IGNORECASE)
+# a minimum for each order ("ordered in the minimum and/or standard lot size quantities", "a minimum order quantity
+# of 500 units per order") that commits the buyer to no volume: no purchase commitment
+_ORDER_SIZE = re.compile(
+    r"\b(?:minimum|standard)\s+(?:and/or\s+(?:minimum|standard)\s+)?(?:lot|order|batch|pack(?:age)?|case|carton)[\s-]*"
+    r"(?:sizes?|quantit(?:y|ies)|multiples?)\b"
+    r"|\bminimum\s+(?:order|purchase)\s+(?:quantit(?:y|ies)|value|amount|size)\b[^.;]{0,60}?\b(?:per|for\s+(?:each|any|every))\s+"
+    r"(?:purchase\s+)?(?:order|shipment|delivery)\b"
+    r"|\b(?:each|every|any)\s+(?:purchase\s+)?order\s+(?:shall|must|will)\s+be\s+(?:for|in)\s+(?:at\s+least|a\s+minimum|multiples)\b",
+    re.IGNORECASE)
+# what makes a minimum a commitment: a quantity over a period, take-or-pay, a shortfall, a promise to buy at least
+_COMMITMENT = re.compile(
+    r"\b(?:per|each|every|in\s+(?:any|each|every)|during\s+(?:any|each|every|the))\s+(?:calendar\s+|contract\s+)?"
+    r"(?:year|quarter|month|term|period)\b|\bannual(?:ly)?\b|\btake[\s-]or[\s-]pay\b|\bshortfall\b"
+    r"|\b(?:shall|must|agrees?\s+to|will|undertakes?\s+to)\s+(?:purchase|buy|order)\s+(?:at\s+least|a\s+minimum|not\s+less|no\s+less|all)\b"
+    r"|(?<!non-)(?<!non\s)\bbinding\b", re.IGNORECASE)
+
+
+# Obligations the playbook wants mutual: one that binds only the supplier and protects only the buyer (a
+# confidentiality undertaking of the supplier alone) favours the buyer.
+ONE_WAY_FOR_BUYER = {"survival_years": "it binds only the supplier and protects only the buyer"}
+
+
 # judges whose value names the party a provision binds
 _BOUND_BY_VALUE = frozenset({"restriction_on_buyer", "termination_waiver"})
 
@@ -387,6 +527,8 @@ _BOUND_BY_VALUE = frozenset({"restriction_on_buyer", "termination_waiver"})
 def favours_buyer(metric: str | None, binds: str | None, protects: str | None) -> bool:
     """Whether a provision is the mirror of the burden the playbook is about: a limit that protects
     only the buyer, a restraint, waiver or sole remedy that binds only the supplier."""
+    if metric in ONE_WAY_FOR_BUYER:
+        return binds == "supplier" and protects == "buyer"
     want = stance.INTEREST.get(metric or "")
     if want not in (("protects", "supplier"), ("binds", "buyer")):
         return False
@@ -420,7 +562,7 @@ def short_reading(metric: str | None, rationale: str, binds: str | None, protect
 
 
 def _public(assessment: dict) -> dict:
-    return {k: v for k, v in assessment.items() if k not in ("reading", "strength")}
+    return {k: v for k, v in assessment.items() if k not in ("reading", "strength", "listed_only")}
 
 
 def buyer_side(metric: str | None, judged: Judgement, binds: str | None, protects: str | None) -> tuple[Judgement, str]:
@@ -431,10 +573,17 @@ def buyer_side(metric: str | None, judged: Judgement, binds: str | None, protect
         if protects == "supplier" and metric == "cap_multiple":
             if judged.level == "fallback":
                 return Judgement("deviation", judged.rationale, judged.value), "a cap that protects only the supplier is not the buyer's fallback"
+    if metric in ONLY_THE_SUPPLIER and protects == "supplier":
+        return Judgement("deviation", judged.rationale, judged.value), ONLY_THE_SUPPLIER[metric]
     want = stance.INTEREST.get(metric or "")
     if want and want[0] == "binds" and want[1] == "supplier" and binds == "buyer" and judged.level != "deviation":
         return Judgement("deviation", judged.rationale, judged.value), "the clause binds the buyer, not the supplier: the supplier owes nothing here"
     return judged, ""
+
+
+# Rights the playbook wants the buyer to hold: held by the supplier alone they are a deviation (the
+# buyer has none, and the supplier may walk away), whatever notice they take.
+ONLY_THE_SUPPLIER = {"notice_days": "only the supplier may end the agreement or its services for convenience; the buyer has no such right"}
 
 
 def _clause_scope(contract: Contract, section: Section | None) -> Section | None:

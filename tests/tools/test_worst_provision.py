@@ -1,0 +1,171 @@
+"""The finding is the provision worst for the buyer, read for whom it binds and protects, and the
+others are listed under it (issue 30: "candidates, then the worst for the buyer").
+
+Causes covered, each on texts written for these tests (other parties, numbering and wordings than
+any development contract): a section that holds two provisions of a type without numbering them
+apart (a mutual exclusion and the supplier's own further limit; the supplier's and the buyer's
+indemnity), payment terms the supplier may change at its discretion, a provision that only points
+to another one, a right to end the services that only the supplier holds, a confidentiality
+undertaking of the supplier alone, and a minimum size per order that commits the buyer to nothing.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tools.contract import parse_contract
+from tools.detection.review import provisions, review_clause
+from tools.playbook import load_playbook
+
+PLAYBOOK = load_playbook()
+HOSTING = 'This Hosting Agreement is made between Marlowe Veterinary Clinics Ltd ("Customer") and Tessaract Cloud Inc. ("Provider").'
+SUPPLY = 'This Supply Agreement is made between Brennock Bakeries Ltd ("Buyer") and Valdane Milling GmbH ("Seller").'
+RESALE = 'This Reseller Agreement is made between Corvina Software Inc. ("Vendor") and Asterfield IT Ltd ("Reseller").'
+
+
+def contract_of(preamble: str, *articles: str):
+    return parse_contract(preamble + "\n\n" + "\n\n".join(articles) + "\n", "x.txt")
+
+
+def finding(contract, clause_type: str) -> dict:
+    return review_clause(contract, PLAYBOOK.entry(clause_type))
+
+
+# ---------------------------------------------------------------- two provisions in one section
+@pytest.mark.parametrize("further", [
+    "In addition, the Seller's liability is further limited to the price actually paid for the Goods that are the subject "
+    "of the claim.",
+    "NOTWITHSTANDING THE FOREGOING, SELLER'S LIABILITY SHALL ALSO BE LIMITED IN EVERY CASE, UNDER ANY THEORY, TO THE "
+    "AMOUNT SELLER RECEIVED FOR THE DELIVERY CONCERNED.",
+])
+def test_a_supplier_only_limit_after_a_mutual_exclusion_in_the_same_section_is_the_finding(further):
+    contract = contract_of(
+        SUPPLY, "1. SUPPLY\n\n1.1 The Seller shall supply the flour described in Schedule 1.",
+        "11. LIABILITY\n\n11.1 Neither party shall be liable to the other for any indirect, special or consequential damages "
+        "arising out of this Agreement. " + further,
+        "12. GENERAL\n\n12.1 This Agreement is the entire agreement of the parties.")
+    cap = finding(contract, "liability_cap")
+    assert cap["protects"] == "supplier" and cap["verdict"] == "deviation"
+    assert "LIMITED" in cap["quote"].upper() and "indirect" not in cap["quote"]
+    # the mutual exclusion is listed under it, with its own reading
+    mutual = [a for a in cap["also"] if a["protects"] == "both"]
+    assert mutual and "indirect" in contract.text[mutual[0]["start"]:mutual[0]["end"]]
+
+
+@pytest.mark.parametrize(("buyer_side", "supplier_side"), [
+    ("(b) The Customer shall defend, indemnify and hold harmless the Provider from all claims arising from the Customer "
+     "Content or the Customer's use of the Services in breach of this Agreement.",
+     "(a) The Provider shall defend, indemnify and hold harmless the Customer from all third-party claims that the Services "
+     "infringe any patent, copyright or trade secret."),
+    ("Second, Customer agrees to indemnify Provider against any loss arising from data that Customer uploads.",
+     "First, Provider agrees to indemnify Customer against any loss arising from an infringement claim about the Services."),
+])
+def test_a_section_with_both_sides_indemnities_is_quoted_at_the_buyers_own(buyer_side, supplier_side):
+    contract = contract_of(HOSTING, "2. SERVICES\n\n2.1 The Provider shall host the Customer's website.",
+                           f"9. INDEMNIFICATION\n\n9.1 Indemnities.\n{supplier_side}\n{buyer_side}",
+                           "10. GENERAL\n\n10.1 This Agreement is governed by the laws of the State of New York.")
+    indemnity = finding(contract, "uncapped_liability")
+    assert indemnity["section"] == "9.1" and indemnity["binds"] == "buyer" and indemnity["protects"] == "supplier"
+    assert buyer_side.split(" ", 2)[1] in indemnity["quote"] and "infring" not in indemnity["quote"]
+    assert indemnity["verdict"] in ("standard", "fallback", "deviation")
+    # the supplier's indemnity beside it is listed, read as binding the supplier
+    assert [a for a in indemnity["also"] if a["binds"] == "supplier"]
+
+
+# ---------------------------------------------------------------- payment terms the supplier may change
+@pytest.mark.parametrize("change", [
+    "Vendor may, at its sole discretion, revise the Reseller's credit limit and payment terms from time to time on notice.",
+    "The Vendor reserves the right to change the terms of payment at any time.",
+])
+def test_payment_terms_the_supplier_may_change_are_a_deviation_whatever_the_period(change):
+    contract = contract_of(
+        RESALE, "3. ORDERS\n\n3.1 The Reseller shall place orders in writing.",
+        "5. PAYMENT\n\nA. Invoices. The Reseller shall pay each invoice within sixty (60) days of the date of the invoice. "
+        "The Reseller may withhold amounts it disputes in good faith if it notifies the Vendor within ten (10) days. " + change)
+    pay = finding(contract, "payment_terms")
+    assert pay["verdict"] == "deviation" and pay["binds"] == "buyer"
+    assert change.split(" ")[3] in pay["quote"] and "change" in pay["rationale"]
+
+
+def test_payment_terms_changed_only_by_agreement_stay_the_stated_period():
+    contract = contract_of(
+        RESALE, "5. PAYMENT\n\n5.1 The Reseller shall pay each invoice within sixty (60) days of the date of the invoice. "
+                "The payment terms may be changed from time to time by mutual written agreement of the parties.")
+    assert finding(contract, "payment_terms")["verdict"] == "standard"
+
+
+# ---------------------------------------------------------------- a pointer to another provision
+def test_a_provision_that_points_to_the_indemnity_ranks_after_the_indemnity_itself():
+    contract = contract_of(
+        RESALE,
+        "3. MARKETING\n\n3.2 The Reseller shall not alter the Vendor's trademarks. The Reseller agrees to indemnify, defend and "
+        "hold the Vendor harmless in accordance with Clause 9.1 to the extent that the Reseller breaches this Clause 3.2.",
+        "9. REMEDIES\n\n9.1 The Reseller shall indemnify and hold harmless the Vendor from all losses, damages and costs arising from any breach "
+        "of this Agreement by the Reseller.")
+    indemnity = finding(contract, "uncapped_liability")
+    assert indemnity["section"] == "9.1" and indemnity["verdict"] == "deviation"
+    assert [a["section"] for a in indemnity["also"]] == ["3.2"]
+
+
+# ---------------------------------------------------------------- verdicts that follow from the reading
+def test_a_right_to_end_the_services_only_the_supplier_holds_is_a_deviation():
+    contract = contract_of(
+        HOSTING, "4. SUPPORT\n\n4.1 The Provider may at any time, at its sole discretion, discontinue the support services "
+                 "and terminate this Agreement on written notice to the Customer without liability.")
+    end = finding(contract, "termination_convenience")
+    assert end["verdict"] == "deviation" and end["protects"] == "supplier"
+    assert "only the supplier" in end["rationale"].lower()
+
+
+def test_the_buyers_own_right_to_terminate_stays_the_finding_beside_the_suppliers():
+    contract = contract_of(
+        HOSTING, "7. TERM AND TERMINATION\n\n7.1 The Customer may terminate this Agreement for convenience on thirty (30) days' "
+                 "written notice.\n\n7.2 The Provider may at any time, at its sole discretion, discontinue the Services and "
+                 "terminate this Agreement on written notice to the Customer.")
+    end = finding(contract, "termination_convenience")
+    assert end["section"] == "7.1" and end["verdict"] == "standard"
+
+
+@pytest.mark.parametrize("undertaking", [
+    "The Seller shall keep the Buyer's recipes and technical information in strict confidence and use them only to perform "
+    "this Agreement; this obligation survives the termination of this Agreement.",
+    "Seller undertakes to hold the Buyer's formulations in confidence and not to disclose them to any third party for five (5) "
+    "years after this Agreement ends.",
+])
+def test_confidentiality_that_binds_only_the_supplier_is_favourable(undertaking):
+    contract = contract_of(SUPPLY, "1. SUPPLY\n\n1.1 The Seller shall supply the flour described in Schedule 1.",
+                           f"14. CONFIDENTIALITY\n\n14.1 {undertaking}")
+    assert finding(contract, "confidentiality")["verdict"] == "favourable"
+
+
+def test_mutual_confidentiality_is_not_favourable():
+    contract = contract_of(SUPPLY, "14. CONFIDENTIALITY\n\n14.1 Each party shall keep in confidence the confidential "
+                                   "information of the other party for five (5) years after this Agreement ends.")
+    assert finding(contract, "confidentiality")["verdict"] != "favourable"
+
+
+@pytest.mark.parametrize("order_size", [
+    "Each purchase order shall be for at least two hundred (200) cases, in multiples of the standard pallet.",
+    "Goods must be ordered in the minimum and/or standard carton quantities shown in Schedule 2.",
+])
+def test_a_minimum_size_for_each_order_is_no_purchase_commitment(order_size):
+    contract = contract_of(SUPPLY, f"4. ORDERS\n\n4.1 The Buyer shall order Goods by written purchase order. {order_size}")
+    commitment = finding(contract, "minimum_commitment")
+    assert commitment["verdict"] in ("standard", "missing")
+
+
+def test_a_yearly_minimum_stays_a_commitment():
+    contract = contract_of(SUPPLY, "4. ORDERS\n\n4.1 The Buyer shall order Goods by written purchase order. Each purchase "
+                                   "order shall be for at least two hundred (200) cases, and the Buyer shall purchase at "
+                                   "least ten thousand (10,000) cases in each contract year.")
+    assert finding(contract, "minimum_commitment")["verdict"] == "deviation"
+
+
+def test_every_listed_provision_keeps_the_also_shape():
+    contract = contract_of(
+        SUPPLY, "11. LIABILITY\n\n11.1 Neither party shall be liable to the other for any indirect or consequential damages. "
+                "In addition, the Seller's liability is further limited to the price paid for the Goods concerned.")
+    for entry in finding(contract, "liability_cap")["also"]:
+        assert set(entry) == {"section", "citation", "verdict", "binds", "protects", "reading", "start", "end"}
+        assert entry["reading"] and contract.text[entry["start"]:entry["end"]].strip()
+    assert len(provisions(contract, PLAYBOOK.entry("liability_cap"))) == 2
