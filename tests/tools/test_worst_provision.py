@@ -169,3 +169,29 @@ def test_every_listed_provision_keeps_the_also_shape():
         assert set(entry) == {"section", "citation", "verdict", "binds", "protects", "reading", "start", "end"}
         assert entry["reading"] and contract.text[entry["start"]:entry["end"]].strip()
     assert len(provisions(contract, PLAYBOOK.entry("liability_cap"))) == 2
+
+
+# ---------------------------------------------------------------- the others, listed with their own reading
+@pytest.mark.parametrize(("period", "interest"), [
+    ("6.1 The Buyer shall pay each undisputed invoice within sixty (60) days of receipt.",
+     "6.2 Any sum not paid when due bears interest at one percent (1%) per month."),
+    ("6.1 Each invoice of the Seller is payable net 45 from the date the Buyer receives it.",
+     "6.3 The Seller may charge late payment interest of 1.5% per month on overdue sums."),
+])
+def test_each_sub_section_of_a_payment_clause_is_listed(period, interest):
+    contract = contract_of(SUPPLY, "1. SUPPLY\n\n1.1 The Seller shall supply the flour described in Schedule 1.",
+                           f"6. PRICE AND PAYMENT\n\n{period}\n\n{interest}")
+    pay = finding(contract, "payment_terms")
+    listed = {pay["section"], *(a["section"] for a in pay["also"])}
+    assert listed == {"6.1", interest[:3]}
+    assert all(a["reading"] for a in pay["also"])
+
+
+def test_other_sentences_of_a_cap_section_on_the_same_side_are_listed_not_chosen():
+    contract = contract_of(
+        HOSTING, "12. LIMITATION OF LIABILITY\n\nThe Provider's total liability under this Agreement shall not exceed the fees "
+                 "paid in the twelve (12) months before the claim. Under no circumstances shall the Provider be liable for "
+                 "lost profits or consequential damages.")
+    cap = finding(contract, "liability_cap")
+    assert "shall not exceed" in cap["quote"] and cap["protects"] == "supplier"
+    assert [a for a in cap["also"] if a["protects"] == "supplier" and "lost profits" in contract.text[a["start"]:a["end"]]]

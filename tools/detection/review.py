@@ -213,11 +213,13 @@ def _ranked(entry: PlaybookEntry, assessed: list[dict]) -> list[dict]:
     buyers_right = metric in ONLY_THE_SUPPLIER and any(a.get("protects") in ("buyer", "both") for a in assessed)
     sections = [a.get("section") or "" for a in assessed]
 
-    def key(a: dict) -> tuple[int, int, int, int, int]:
+    def key(a: dict) -> tuple[int, int, int, int, int, int]:
         aside, unread, risk = rank_key(entry, a)
-        if (buyers_right and a.get("protects") == "supplier") or a.get("listed_only"):
+        if buyers_right and a.get("protects") == "supplier":
             aside = 1
-        return aside, 1 if a.get("strength", top) < PASSING * top else 0, unread, risk, 1 if points_elsewhere(a, sections) else 0
+        # listed only: a provision read as part of another one (its clause, its section) never takes the finding's place
+        return (1 if a.get("listed_only") else 0, aside, 1 if a.get("strength", top) < PASSING * top else 0, unread, risk,
+                1 if points_elsewhere(a, sections) else 0)
 
     return sorted(assessed, key=key)
 
@@ -268,25 +270,56 @@ def _read_provisions(contract: Contract, entry: PlaybookEntry, parties: Parties,
         region = regions.get(section_id) or contract.section(section_id) \
             or Section(id=section_id, title="", start=0, end=len(contract.text))
         inside = candidates_in_section(contract, entry.id, region) or group
-        reading = _assess_provision(contract, entry, region, parties, inside)
-        if not readable(reading):
-            scope = _clause_scope(contract, contract.section(section_id))
-            if scope is not None and (scope.start, scope.end) != (region.start, region.end):
-                context = [c for c in candidates_in_section(contract, entry.id, scope) if c.section != section_id]
-                if context:
-                    together = _assess_provision(contract, entry, region, parties, inside, context=context)
-                    if readable(together):
-                        reading = together
+        reading = _read_region(contract, entry, parties, region, inside)
         strength = max(c.score for c in group)
-        if (reading["start"], reading["end"]) not in spans:
-            spans.add((reading["start"], reading["end"]))
-            reading["strength"] = strength
-            out.append(reading)
-        for single in _separate_sentences(contract, entry, region, parties, inside, reading):
-            if (single["start"], single["end"]) not in spans:
-                spans.add((single["start"], single["end"]))
-                single["strength"] = strength
-                out.append(single)
+        readings = [reading, *_separate_sentences(contract, entry, region, parties, inside, reading)]
+        if whole:
+            readings += _sub_sections(contract, entry, parties, regions, inside, reading)
+        for one in readings:
+            if (one["start"], one["end"]) not in spans:
+                spans.add((one["start"], one["end"]))
+                one["strength"] = strength
+                out.append(one)
+    return out
+
+
+def _read_region(contract: Contract, entry: PlaybookEntry, parties: Parties, region: Section,
+                 inside: list[Candidate]) -> dict:
+    """One provision read over its region, with its numbered clause beside it when alone it
+    states no readable figure."""
+    reading = _assess_provision(contract, entry, region, parties, inside)
+    if not readable(reading):
+        scope = _clause_scope(contract, contract.section(region.id))
+        if scope is not None and (scope.start, scope.end) != (region.start, region.end):
+            context = [c for c in candidates_in_section(contract, entry.id, scope) if c.section != region.id]
+            if context:
+                together = _assess_provision(contract, entry, region, parties, inside, context=context)
+                if readable(together):
+                    reading = together
+    return reading
+
+
+def _sub_sections(contract: Contract, entry: PlaybookEntry, parties: Parties, regions: dict[str, Section],
+                  inside: list[Candidate], reading: dict) -> list[dict]:
+    """The other sub-sections of a numbered clause read as a whole (a payment period in 6.4 and the
+    late interest in 6.5; a warranty in 7.1 and its exclusions in 7.6): each read on its own and
+    listed under the finding. The clause's reading stays the one that competes for the finding, so
+    a sentence that needs its neighbours' figures is never judged alone."""
+    out: list[dict] = []
+    held = {reading.get("section")}
+    for section_id in dict.fromkeys(c.section for c in sorted(inside, key=lambda c: c.start)):
+        region = regions.get(section_id)
+        own = [c for c in inside if c.section == section_id]
+        if section_id in held or region is None or all(_defines_only(c.quote) for c in own):
+            continue
+        if any(reading["start"] <= c.start < reading["end"] for c in own):
+            continue
+        one = _read_region(contract, entry, parties, region, own)
+        if one["start"] < reading["end"] and reading["start"] < one["end"]:
+            continue
+        one["listed_only"] = True
+        held.add(section_id)
+        out.append(one)
     return out
 
 
@@ -304,19 +337,29 @@ def _separate_sentences(contract: Contract, entry: PlaybookEntry, region: Sectio
         return []
     out: list[dict] = []
     sides = (reading.get("binds"), reading.get("protects"))
+    readings = {reading.get("reading")}
     for candidate in sorted(inside, key=lambda c: c.start):
         if reading["start"] <= candidate.start < reading["end"] or any(o["start"] <= candidate.start < o["end"] for o in out):
             continue
         single = _assess_provision(contract, entry, region, parties, [candidate])
         if single["start"] < reading["end"] and reading["start"] < single["end"]:
             continue  # it widened onto the section's quote: the same provision
-        if None in (single["binds"], single["protects"]) or (single["binds"], single["protects"]) == sides \
-                or any((o["binds"], o["protects"]) == (single["binds"], single["protects"]) for o in out):
-            continue
-        if metric in WHOLE_CLAUSE:
+        other_side = None not in (single["binds"], single["protects"]) and (single["binds"], single["protects"]) != sides
+        if other_side and not any((o["binds"], o["protects"]) == (single["binds"], single["protects"]) for o in out):
+            single["listed_only"] = metric in WHOLE_CLAUSE
+        elif metric in EACH_SUB_SECTION and single.get("reading") not in readings and len(out) < SAME_SIDE_LISTED:
+            # another provision on the same side ("not liable for consequential damages" after the cap
+            # itself): listed under the finding with its own reading, never taking the finding's place
             single["listed_only"] = True
+        else:
+            continue
+        readings.add(single.get("reading"))
         out.append(single)
     return out
+
+
+# at most this many further sentences of one section on the same side are listed (the rest repeat them)
+SAME_SIDE_LISTED = 3
 
 
 _DEFINES = re.compile(r"[\"“”]\s*\)?\s*(?:means|shall\s+mean|has\s+the\s+meaning|is\s+defined\s+as|refers\s+to)\b"
