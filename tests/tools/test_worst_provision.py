@@ -195,3 +195,31 @@ def test_other_sentences_of_a_cap_section_on_the_same_side_are_listed_not_chosen
     cap = finding(contract, "liability_cap")
     assert "shall not exceed" in cap["quote"] and cap["protects"] == "supplier"
     assert [a for a in cap["also"] if a["protects"] == "supplier" and "lost profits" in contract.text[a["start"]:a["end"]]]
+
+
+def test_a_further_restraint_in_a_non_solicitation_section_is_the_finding():
+    contract = contract_of(
+        RESALE, "11. RESTRICTIONS\n\n11.1 For twelve (12) months after this Agreement ends, the Reseller shall not solicit any "
+                "employee of the Vendor to leave the Vendor's employment. The Reseller shall not hire any person employed by the "
+                "Vendor during the Term. During the Term and for three (3) years after it, the Reseller shall not market, sell "
+                "or distribute any product that competes with the Software.")
+    restraint = finding(contract, "non_compete")
+    assert restraint["verdict"] == "deviation" and "compet" in restraint["quote"]
+
+
+@pytest.mark.parametrize("extra", [
+    "2.2 Change Orders. Any change to the Deliverables that the Customer asks for after signature must be agreed in writing "
+    "as a Change Order. The costs of any such changes shall be added to the Project Price.",
+    "2.2 Changes to the Scope of the work after signature are quoted by the Provider, and the price of the changes so "
+    "agreed is added to the Project Price.",
+])
+def test_work_the_buyer_adds_is_no_price_increase(extra):
+    contract = contract_of(HOSTING, "2. PRICE\n\n2.1 The Customer shall pay the Provider the sum of $8,000 (the \"Project "
+                                    "Price\") for the design of the website.\n\n" + extra)
+    assert finding(contract, "price_changes")["verdict"] in ("standard", "missing")
+
+
+def test_a_price_the_supplier_may_raise_for_changes_at_will_stays_a_deviation():
+    contract = contract_of(HOSTING, "2. FEES\n\n2.2 Change Orders. The Provider may increase its prices and fees at any time "
+                                    "at its sole discretion, for any such changes or for any other reason.")
+    assert finding(contract, "price_changes")["verdict"] == "deviation"

@@ -347,9 +347,12 @@ def _separate_sentences(contract: Contract, entry: PlaybookEntry, region: Sectio
         other_side = None not in (single["binds"], single["protects"]) and (single["binds"], single["protects"]) != sides
         if other_side and not any((o["binds"], o["protects"]) == (single["binds"], single["protects"]) for o in out):
             single["listed_only"] = metric in WHOLE_CLAUSE
+        elif metric in BURDENS and rank_key(entry, single) < rank_key(entry, reading):
+            pass  # a further restraint, waiver or liability the buyer takes on: a burden of its own, it competes
         elif metric in EACH_SUB_SECTION and single.get("reading") not in readings and len(out) < SAME_SIDE_LISTED:
             # another provision on the same side ("not liable for consequential damages" after the cap
-            # itself): listed under the finding with its own reading, never taking the finding's place
+            # itself; "as is" for unlisted goods beside the disclaimer of implied warranties): listed under
+            # the finding with its own reading, since it qualifies its neighbours rather than adding a burden
             single["listed_only"] = True
         else:
             continue
@@ -358,6 +361,9 @@ def _separate_sentences(contract: Contract, entry: PlaybookEntry, region: Sectio
     return out
 
 
+# Burdens that add up, sentence by sentence: a second restraint on the buyer (not to deal with the
+# supplier's contacts, after not hiring its staff), a further waiver, damages the buyer pays.
+BURDENS = frozenset({"restriction_on_buyer", "termination_waiver", "damages_direction"})
 # at most this many further sentences of one section on the same side are listed (the rest repeat them)
 SAME_SIDE_LISTED = 3
 
@@ -398,6 +404,9 @@ def _assess_provision(contract: Contract, entry: PlaybookEntry, section: Section
     # the clause is judged on the side it is about: the other side's sentences do not mix in
     on_side = [c for c in found if stance.matches_interest(metric, *stance.read_stance(metric, c.quote))]
     core = on_side[:2] or found[:2]
+    burden = _heaviest(entry, on_side or found) if metric in BURDENS else None
+    if burden is not None and all(c.start != burden.start for c in core):
+        core = [burden, *core[:1]]
     extra = [c for c in (context or []) if all(c.start != f.start for f in core)][:2]
     limits: list[Candidate] = []
     if metric == "indemnity_direction":
@@ -406,7 +415,7 @@ def _assess_provision(contract: Contract, entry: PlaybookEntry, section: Section
     picked = core + extra + [h for h in helpers if all(h.start != f.start for f in core + extra)][:2]
     picked.sort(key=lambda c: c.start)
     text = " ".join(c.quote for c in picked)
-    primary = on_side[0] if on_side else max(found[:2], key=lambda c: c.score)
+    primary = burden or (on_side[0] if on_side else max(found[:2], key=lambda c: c.score))
     binds, protects = stance.read_stance(metric, primary.quote)
     if binds is None and protects is None:
         binds, protects = stance.read_stance(metric, text)
@@ -417,6 +426,13 @@ def _assess_provision(contract: Contract, entry: PlaybookEntry, section: Section
         own = next((c for c in found if indemnity_giver(c.quote) == "buyer"), None)
         if own is not None:
             primary, binds, protects = own, "buyer", "supplier"
+    if metric == "price_increase_pct" and judged.level != "standard" and _SCOPE_CHANGE.search(contract.text, section.start, section.end):
+        # the cost of work the buyer adds (change orders, changes to the scope) is charged on top of the
+        # agreed price: no change to the agreed prices, unless the rest of the provision says so
+        rest = judge(entry, _SCOPE_CHANGE.sub(" ", _SUCH_CHANGES.sub(" ", text)))
+        if rest.level == "standard":
+            judged = Judgement("standard", "work the buyer adds (change orders, changes to the scope) is charged on top; "
+                                           "the agreed prices do not change", None)
     changed = supplier_may_change(contract, entry, section) if metric in CHANGEABLE else None
     if changed is not None:
         # the supplier may change the term at its discretion: whatever figure the clause states, the buyer cannot rely on it
@@ -455,6 +471,16 @@ def _assess_provision(contract: Contract, entry: PlaybookEntry, section: Section
         )
     finding["reading"] = short_reading(metric, judged.rationale, binds, protects)
     return finding
+
+
+def _heaviest(entry: PlaybookEntry, sentences: list[Candidate]) -> Candidate | None:
+    """Of a provision's sentences, the one that alone reads worst for the buyer when it reads worse
+    than the first (a restraint on competing after a promise not to hire staff), else None."""
+    if len(sentences) < 2:
+        return None
+    risk = [BUYER_RISK.get(judge(entry, c.quote).level, 4) for c in sentences]
+    worst = min(range(len(sentences)), key=lambda i: (risk[i], i))
+    return sentences[worst] if risk[worst] < risk[0] else None
 
 
 _CAP = re.compile(r"\b(?:shall|will|may|does)\s+not\s+(?:in\s+any\s+event\s+)?exceed|\bnot\s+to\s+exceed|\b(?:limited|capped)\s+(?:to|at)\b"
@@ -540,6 +566,13 @@ def supplier_may_change(contract: Contract, entry: PlaybookEntry, region: Sectio
     return None
 
 
+# work added to the deal at the buyer's request: "Change Orders", "any changes to the Scope of Work", "Additional Work"
+_SCOPE_CHANGE = re.compile(
+    r"\bchange\s+(?:orders?|requests?)\b|\badditional\s+(?:work|services|deliverables)\b|\bout[\s-]of[\s-]scope\b"
+    r"|\b(?:changes?|modifications?|additions?|revisions?|amendments?)\s+(?:to|in|of)\s+the\s+(?:scope|specifications?|"
+    r"statement\s+of\s+work|work\b|deliverables|requirements)", re.IGNORECASE)
+# "the costs of any such changes": words that point back to them
+_SUCH_CHANGES = re.compile(r"\b(?:any\s+)?(?:such|these|those|the(?:\s+requested)?)\s+(?:changes|modifications|revisions|additions)\b(?!\s+(?:to|in|of)\s+(?:the\s+)?(?:prices?|fees?|rates?|charges?))", re.IGNORECASE)
 _DENIED_BEFORE = re.compile(r"\b(?:not|no|never)\s+$", re.IGNORECASE)
 # a minimum for each order ("ordered in the minimum and/or standard lot size quantities", "a minimum order quantity
 # of 500 units per order") that commits the buyer to no volume: no purchase commitment
