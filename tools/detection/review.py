@@ -541,10 +541,11 @@ CHANGEABLE: dict[str, tuple[str, re.Pattern[str]]] = {
     "payment_days": ("payment terms", re.compile(r"\b(?:payment\s+terms?|terms\s+of\s+payment|credit\s+(?:line|limits?|terms?))\b", re.IGNORECASE)),
 }
 _AT_WILL = re.compile(r"\b(?:(?:sole|absolute|own|reasonable)\s+discretion|reserves?\s+the\s+right\s+to|(?:is|shall\s+be)\s+entitled\s+to"
-                      r"|may\s+(?:\w+\s+){0,3}?(?:change|modify|amend|vary|revise|alter))\b", re.IGNORECASE)
+                      r"|may\s+(?:(?!not\b|never\b)\w+\s+){0,3}?(?:change|modify|amend|vary|revise|alter))\b", re.IGNORECASE)
 _CHANGE = re.compile(r"\b(?:chang|modif|amend|var(?:y|ies)\b|revis|alter|specify|re-?set)\w*", re.IGNORECASE)
 _AGREED = re.compile(r"\b(?:mutual(?:ly)?\s+(?:agree\w*|consent)|(?:written\s+)?(?:agreement|consent|approval)\s+of\s+(?:both|the\s+parties)"
-                     r"|by\s+(?:written\s+)?agreement|agreed\s+(?:in\s+writing\s+)?by\s+(?:both|the)\s+parties)\b", re.IGNORECASE)
+                     r"|by\s+(?:written\s+)?agreement|agreed\s+(?:in\s+writing\s+)?by\s+(?:both|the)\s+parties"
+                     r"|with(?:out)?\s+(?:the\s+)?(?:[\w'’]+\s+){0,2}?(?:prior\s+)?(?:written\s+)?(?:consent|approval|agreement))\b", re.IGNORECASE)
 
 
 def supplier_may_change(contract: Contract, entry: PlaybookEntry, region: Section) -> Candidate | None:
