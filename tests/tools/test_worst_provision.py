@@ -199,7 +199,19 @@ def test_other_sentences_of_a_cap_section_on_the_same_side_are_listed_not_chosen
                  "lost profits or consequential damages.")
     cap = finding(contract, "liability_cap")
     assert "shall not exceed" in cap["quote"] and cap["protects"] == "supplier"
-    assert [a for a in cap["also"] if a["protects"] == "supplier" and "lost profits" in contract.text[a["start"]:a["end"]]]
+    excluded = [a for a in cap["also"] if a["protects"] == "supplier" and "lost profits" in contract.text[a["start"]:a["end"]]]
+    # its one line says what it does, not only that no amount was read
+    assert excluded and "indirect and consequential" in excluded[0]["reading"]
+
+
+@pytest.mark.parametrize(("sentence", "kind"), [
+    ("No claim under this Agreement may be brought more than one (1) year after the cause of action arose.", "time limit"),
+    ("The Seller's total liability shall not exceed [***].", "redacted"),
+    ("In no event shall either party be liable for any special, punitive or consequential damages.", "indirect"),
+])
+def test_a_limitation_without_an_amount_is_read_for_what_it_does(sentence, kind):
+    contract = contract_of(SUPPLY, f"10. LIABILITY\n\n10.1 {sentence}")
+    assert kind in provisions(contract, PLAYBOOK.entry("liability_cap"))[0]["reading"]
 
 
 def test_a_further_restraint_in_a_non_solicitation_section_is_the_finding():

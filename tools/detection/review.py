@@ -469,7 +469,8 @@ def _assess_provision(contract: Contract, entry: PlaybookEntry, section: Section
             recommendation=advice.recommendation(entry, verdict.level, f"{verdict.rationale}; {note}" if note else verdict.rationale, citation),
             citation=citation, binds=binds, protects=protects,
         )
-    finding["reading"] = short_reading(metric, judged.rationale, binds, protects)
+    kind = limit_kind(primary.quote) if metric == "cap_multiple" and judged.value is None else None
+    finding["reading"] = short_reading(metric, f"{kind}, no amount to read" if kind else judged.rationale, binds, protects)
     return finding
 
 
@@ -481,6 +482,27 @@ def _heaviest(entry: PlaybookEntry, sentences: list[Candidate]) -> Candidate | N
     risk = [BUYER_RISK.get(judge(entry, c.quote).level, 4) for c in sentences]
     worst = min(range(len(sentences)), key=lambda i: (risk[i], i))
     return sentences[worst] if risk[worst] < risk[0] else None
+
+
+# What a limitation of liability without a readable amount does, for its one-line reading under a finding
+_LIMIT_KINDS = (
+    ("a cap whose amount is redacted", re.compile(r"(?:shall|will|may|does)\s+not\s+exceed[^.;]{0,40}?(?:\[[^\]]{0,40}\]|\*{3,})"
+                                                 r"|\b(?:limited|capped)\s+to[^.;]{0,40}?(?:\[[^\]]{0,40}\]|\*{3,})", re.IGNORECASE)),
+    ("a cap on liability", re.compile(r"\b(?:shall|will|may|does)\s+not\s+(?:in\s+any\s+event\s+)?exceed|\bnot\s+to\s+exceed"
+                                      r"|\b(?:limited|capped|restricted)\b[^.;]{0,80}?\bto\b|\bin\s+excess\s+of\b", re.IGNORECASE)),
+    ("an exclusion of indirect and consequential loss", re.compile(r"\b(?:indirect|consequential|incidental|punitive|exemplary)\b"
+                                                                   r"|\blost\s+profits?\b|\bloss\s+of\s+profits?\b", re.IGNORECASE)),
+    ("a time limit on claims", re.compile(r"\b(?:actions?|claims?|suits?|proceedings?)\b[^.]{0,200}?\b(?:brought|commenced|filed|"
+                                          r"instituted|asserted)\b[^.]{0,80}?\b(?:within|after|more\s+than)\b", re.IGNORECASE)),
+    ("liability limited to the remedies stated", re.compile(r"\bsole\s+(?:and\s+exclusive\s+)?(?:liability|obligation)|"
+                                                             r"\bentire\s+liability\b|\bexclusive\s+remed", re.IGNORECASE)),
+)
+
+
+def limit_kind(sentence: str) -> str | None:
+    """What a limitation of liability does when it states no amount to read (its kind, for the
+    one-line reading: "an exclusion of indirect and consequential loss", "a time limit on claims")."""
+    return next((label for label, pattern in _LIMIT_KINDS if pattern.search(sentence)), None)
 
 
 _CAP = re.compile(r"\b(?:shall|will|may|does)\s+not\s+(?:in\s+any\s+event\s+)?exceed|\bnot\s+to\s+exceed|\b(?:limited|capped)\s+(?:to|at)\b"
