@@ -240,3 +240,17 @@ def test_a_price_the_supplier_may_raise_for_changes_at_will_stays_a_deviation():
     contract = contract_of(HOSTING, "2. FEES\n\n2.2 Change Orders. The Provider may increase its prices and fees at any time "
                                     "at its sole discretion, for any such changes or for any other reason.")
     assert finding(contract, "price_changes")["verdict"] == "deviation"
+
+
+# ---------------------------------------------------------------- whom a payment term binds
+@pytest.mark.parametrize(("sentence", "payer"), [
+    ("Payment of the Seller's invoices shall be due within sixty (60) days of the respective invoice date.", "buyer"),
+    ("The Seller and the Buyer agree to terms of payment of net thirty (30) days from the date of invoice.", "buyer"),
+    ("Each party shall pay the other its share of the revenue within thirty (30) days after the end of each quarter.", "both"),
+    ("The Seller shall pay the Buyer any volume rebate within thirty (30) days after the end of each contract year.", "supplier"),
+])
+def test_a_payment_term_binds_whoever_pays(sentence, payer):
+    contract = contract_of(SUPPLY, "1. SUPPLY\n\n1.1 The Seller shall supply the flour described in Schedule 1.",
+                           f"6. PAYMENT\n\n6.1 {sentence}")
+    pay = finding(contract, "payment_terms")
+    assert (pay["binds"], pay["protects"]) == (payer, {"buyer": "supplier", "supplier": "buyer", "both": "both"}[payer])

@@ -28,7 +28,14 @@ from tools.detection.clauses import (
 )
 from tools.detection.detector import COST_PLUS
 from tools.detection.metrics import Judgement
-from tools.detection.parties import Parties, actor_before, identify_parties, other, reading_for
+from tools.detection.parties import (
+    Parties,
+    actor_after,
+    actor_before,
+    identify_parties,
+    other,
+    reading_for,
+)
 from tools.detection.rules import COMPANIONS
 from tools.playbook import Metric, Playbook, PlaybookEntry
 
@@ -433,6 +440,10 @@ def _assess_provision(contract: Contract, entry: PlaybookEntry, section: Section
         if rest.level == "standard":
             judged = Judgement("standard", "work the buyer adds (change orders, changes to the scope) is charged on top; "
                                            "the agreed prices do not change", None)
+    if metric == "payment_days":
+        # payment terms bind whoever pays: the buyer, unless the wording has the supplier (or each party) pay
+        binds = payer(primary.quote)
+        protects = other(binds)
     changed = supplier_may_change(contract, entry, section) if metric in CHANGEABLE else None
     if changed is not None:
         # the supplier may change the term at its discretion: whatever figure the clause states, the buyer cannot rely on it
@@ -587,6 +598,27 @@ def supplier_may_change(contract: Contract, entry: PlaybookEntry, region: Sectio
             if _CHANGE.search(text, hit.start()) and actor_before(text, hit.start(), 120) == "supplier":
                 return Candidate(entry.id, sec.id, text, start, end, 0.0)
     return None
+
+
+_EACH_PAYS = re.compile(r"\b(?:each|either)\s+party\s+(?:shall|will|must|agrees?\s+to)\s+(?:\w+\s+){0,2}?pay\b|\bappropriate\s+party\b"
+                        r"|\b(?:paid|payable)\s+(?:by|to)\s+(?:each|either|the\s+(?:relevant|appropriate|other))\s+party\b", re.IGNORECASE)
+_PAYS = re.compile(r"\b(?:shall|will|must|agrees?\s+to|undertakes?\s+to|is\s+(?:required|obliged|obligated)\s+to)\s+(?:\w+\s+){0,2}?"
+                   r"(?:pay|remit|reimburse)\b|\bpayable\s+by\b", re.IGNORECASE)
+
+
+def payer(sentence: str) -> str:
+    """Who a payment term binds: each party where each pays the other (a revenue share), the
+    supplier where it is the one that pays ("Supplier shall pay the rebate within 30 days"), else
+    the buyer, which pays for what it buys ("Payment of Seller's invoices is due within 60 days",
+    "the parties agree to payment terms of net 30")."""
+    if _EACH_PAYS.search(sentence):
+        return "both"
+    payers = set()
+    for hit in _PAYS.finditer(sentence):
+        who = actor_after(sentence, hit.end(), 40) if hit.group(0).lower().startswith("payable") else actor_before(sentence, hit.start(), 80)
+        if who:
+            payers.add(who)
+    return "supplier" if payers == {"supplier"} else "both" if "both" in payers or len(payers) > 1 else "buyer"
 
 
 # work added to the deal at the buyer's request: "Change Orders", "any changes to the Scope of Work", "Additional Work"
