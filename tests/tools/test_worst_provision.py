@@ -53,11 +53,13 @@ def test_a_supplier_only_limit_after_a_mutual_exclusion_in_the_same_section_is_t
 
 
 @pytest.mark.parametrize(("buyer_side", "supplier_side"), [
-    ("(b) The Customer shall defend, indemnify and hold harmless the Provider from all claims arising from the Customer "
-     "Content or the Customer's use of the Services in breach of this Agreement.",
-     "(a) The Provider shall defend, indemnify and hold harmless the Customer from all third-party claims that the Services "
+    ("Secondly, the Customer shall defend, indemnify and hold harmless the Provider and its officers, employees and agents from "
+     "all claims, losses, damages, fines and costs arising from the Customer Content, the Customer's use of the Services, "
+     "or any breach of this Agreement by the Customer.",
+     "Firstly, the Provider shall defend, indemnify and hold harmless the Customer from all third-party claims that the Services "
      "infringe any patent, copyright or trade secret."),
-    ("Second, Customer agrees to indemnify Provider against any loss arising from data that Customer uploads.",
+    ("Second, Customer agrees to indemnify Provider against any loss, liability, fine or expense arising from data that "
+     "Customer uploads, from its end users' conduct, or from any breach by Customer of its obligations under this Agreement.",
      "First, Provider agrees to indemnify Customer against any loss arising from an infringement claim about the Services."),
 ])
 def test_a_section_with_both_sides_indemnities_is_quoted_at_the_buyers_own(buyer_side, supplier_side):
@@ -66,7 +68,7 @@ def test_a_section_with_both_sides_indemnities_is_quoted_at_the_buyers_own(buyer
                            "10. GENERAL\n\n10.1 This Agreement is governed by the laws of the State of New York.")
     indemnity = finding(contract, "uncapped_liability")
     assert indemnity["section"] == "9.1" and indemnity["binds"] == "buyer" and indemnity["protects"] == "supplier"
-    assert buyer_side.split(" ", 2)[1] in indemnity["quote"] and "infring" not in indemnity["quote"]
+    assert buyer_side[:40] in indemnity["quote"] and "infring" not in indemnity["quote"]
     assert indemnity["verdict"] in ("standard", "fallback", "deviation")
     # the supplier's indemnity beside it is listed, read as binding the supplier
     assert [a for a in indemnity["also"] if a["binds"] == "supplier"]

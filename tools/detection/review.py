@@ -369,8 +369,9 @@ def _separate_sentences(contract: Contract, entry: PlaybookEntry, region: Sectio
 
 
 # Burdens that add up, sentence by sentence: a second restraint on the buyer (not to deal with the
-# supplier's contacts, after not hiring its staff), a further waiver, damages the buyer pays.
-BURDENS = frozenset({"restriction_on_buyer", "termination_waiver", "damages_direction"})
+# supplier's contacts, after not hiring its staff), a further waiver. (Liquidated damages are read
+# with their neighbours: "is not the buyer's sole remedy" in the next sentence changes them.)
+BURDENS = frozenset({"restriction_on_buyer", "termination_waiver"})
 # at most this many further sentences of one section on the same side are listed (the rest repeat them)
 SAME_SIDE_LISTED = 3
 
@@ -411,6 +412,9 @@ def _assess_provision(contract: Contract, entry: PlaybookEntry, section: Section
     # the clause is judged on the side it is about: the other side's sentences do not mix in
     on_side = [c for c in found if stance.matches_interest(metric, *stance.read_stance(metric, c.quote))]
     core = on_side[:2] or found[:2]
+    own = next((c for c in found if indemnity_giver(c.quote) == "buyer"), None) if metric == "indemnity_direction" else None
+    if own is not None and all(c.start != own.start for c in core):
+        core = [*core, own]  # the buyer's own indemnity is weighed with the supplier's (who gives the broader one)
     burden = _heaviest(entry, on_side or found) if metric in BURDENS else None
     if burden is not None and all(c.start != burden.start for c in core):
         core = [burden, *core[:1]]
@@ -430,8 +434,7 @@ def _assess_provision(contract: Contract, entry: PlaybookEntry, section: Section
     if metric == "indemnity_direction":
         # a clause where both sides indemnify is quoted at the buyer's own indemnity (the one a
         # lawyer redlines), read as binding the buyer; the verdict weighs both sides (`judge`)
-        own = next((c for c in found if indemnity_giver(c.quote) == "buyer"), None)
-        if own is not None:
+        if own is not None and judged.value != "supplier":  # not a narrow counter-indemnity beside the supplier's broad one
             primary, binds, protects = own, "buyer", "supplier"
     if metric == "price_increase_pct" and judged.level != "standard" and _SCOPE_CHANGE.search(contract.text, section.start, section.end):
         # the cost of work the buyer adds (change orders, changes to the scope) is charged on top of the
