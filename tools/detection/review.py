@@ -28,7 +28,14 @@ from tools.detection.clauses import (
 )
 from tools.detection.detector import COST_PLUS
 from tools.detection.metrics import Judgement
-from tools.detection.parties import Parties, identify_parties, other, reading_for
+from tools.detection.parties import (
+    Parties,
+    actor_after,
+    actor_before,
+    identify_parties,
+    other,
+    reading_for,
+)
 from tools.detection.rules import COMPANIONS
 from tools.playbook import Metric, Playbook, PlaybookEntry
 
@@ -209,12 +216,40 @@ PASSING = 0.6
 def _ranked(entry: PlaybookEntry, assessed: list[dict]) -> list[dict]:
     # stable: the detector's strongest provision first among equals
     top = max((a.get("strength", 0.0) for a in assessed), default=0.0)
+    metric = entry.metric.name if entry.metric else None
+    # the buyer's own right (to terminate for convenience) is what the playbook reads; the supplier's
+    # right beside it is listed, and is the finding only when the buyer has none
+    buyers_right = metric in ONLY_THE_SUPPLIER and any(a.get("protects") in ("buyer", "both") for a in assessed)
+    sections = [a.get("section") or "" for a in assessed]
 
-    def key(a: dict) -> tuple[int, int, int, int]:
+    def key(a: dict) -> tuple[int, int, int, int, int, int]:
         aside, unread, risk = rank_key(entry, a)
-        return aside, 1 if a.get("strength", top) < PASSING * top else 0, unread, risk
+        if buyers_right and a.get("protects") == "supplier":
+            aside = 1
+        # listed only: a provision read as part of another one (its clause, its section) never takes the finding's place
+        return (1 if a.get("listed_only") else 0, aside, 1 if a.get("strength", top) < PASSING * top else 0, unread, risk,
+                1 if points_elsewhere(a, sections) else 0)
 
     return sorted(assessed, key=key)
+
+
+# a provision that states its term by reference to another one: "in accordance with the provisions of Section 4.4"
+_REFERS = re.compile(r"\b(?:in\s+accordance\s+with|as\s+(?:set\s+(?:out|forth)|provided|described|specified|stated)\s+in|pursuant\s+to"
+                     r"|subject\s+to|under)\s+(?:the\s+(?:terms\s+(?:and\s+conditions\s+)?|provisions\s+)?of\s+)?"
+                     r"(?:Sections?|Clauses?|Articles?|Paragraphs?)\s+(\d+(?:\.\d+)*)", re.IGNORECASE)
+
+
+def points_elsewhere(assessment: dict, sections: list[str]) -> bool:
+    """Whether a provision defers to another provision of the type listed beside it ("Detto shall
+    indemnify PivX in accordance with Section 4.4"): the provision it points to is the one to read."""
+    own = str(assessment.get("section") or "")
+    for hit in _REFERS.finditer(assessment.get("quote") or ""):
+        target = hit.group(1)
+        if own == target or own.startswith(target + "."):
+            continue
+        if any(s == target or s.startswith(target + ".") for s in sections):
+            return True
+    return False
 
 
 def _regions(contract: Contract) -> dict[str, Section]:
@@ -244,20 +279,103 @@ def _read_provisions(contract: Contract, entry: PlaybookEntry, parties: Parties,
         region = regions.get(section_id) or contract.section(section_id) \
             or Section(id=section_id, title="", start=0, end=len(contract.text))
         inside = candidates_in_section(contract, entry.id, region) or group
-        reading = _assess_provision(contract, entry, region, parties, inside)
-        if not readable(reading):
-            scope = _clause_scope(contract, contract.section(section_id))
-            if scope is not None and (scope.start, scope.end) != (region.start, region.end):
-                context = [c for c in candidates_in_section(contract, entry.id, scope) if c.section != section_id]
-                if context:
-                    together = _assess_provision(contract, entry, region, parties, inside, context=context)
-                    if readable(together):
-                        reading = together
-        if (reading["start"], reading["end"]) not in spans:
-            spans.add((reading["start"], reading["end"]))
-            reading["strength"] = max(c.score for c in group)
-            out.append(reading)
+        reading = _read_region(contract, entry, parties, region, inside)
+        strength = max(c.score for c in group)
+        readings = [reading, *_separate_sentences(contract, entry, region, parties, inside, reading)]
+        if whole:
+            readings += _sub_sections(contract, entry, parties, regions, inside, reading)
+        for one in readings:
+            if (one["start"], one["end"]) not in spans:
+                spans.add((one["start"], one["end"]))
+                one["strength"] = strength
+                out.append(one)
     return out
+
+
+def _read_region(contract: Contract, entry: PlaybookEntry, parties: Parties, region: Section,
+                 inside: list[Candidate]) -> dict:
+    """One provision read over its region, with its numbered clause beside it when alone it
+    states no readable figure."""
+    reading = _assess_provision(contract, entry, region, parties, inside)
+    if not readable(reading):
+        scope = _clause_scope(contract, contract.section(region.id))
+        if scope is not None and (scope.start, scope.end) != (region.start, region.end):
+            context = [c for c in candidates_in_section(contract, entry.id, scope) if c.section != region.id]
+            if context:
+                together = _assess_provision(contract, entry, region, parties, inside, context=context)
+                if readable(together):
+                    reading = together
+    return reading
+
+
+def _sub_sections(contract: Contract, entry: PlaybookEntry, parties: Parties, regions: dict[str, Section],
+                  inside: list[Candidate], reading: dict) -> list[dict]:
+    """The other sub-sections of a numbered clause read as a whole (a payment period in 6.4 and the
+    late interest in 6.5; a warranty in 7.1 and its exclusions in 7.6): each read on its own and
+    listed under the finding. The clause's reading stays the one that competes for the finding, so
+    a sentence that needs its neighbours' figures is never judged alone."""
+    out: list[dict] = []
+    held = {reading.get("section")}
+    for section_id in dict.fromkeys(c.section for c in sorted(inside, key=lambda c: c.start)):
+        region = regions.get(section_id)
+        own = [c for c in inside if c.section == section_id]
+        if section_id in held or region is None or all(_defines_only(c.quote) for c in own):
+            continue
+        if any(reading["start"] <= c.start < reading["end"] for c in own):
+            continue
+        one = _read_region(contract, entry, parties, region, own)
+        if one["start"] < reading["end"] and reading["start"] < one["end"]:
+            continue
+        one["listed_only"] = True
+        held.add(section_id)
+        out.append(one)
+    return out
+
+
+def _separate_sentences(contract: Contract, entry: PlaybookEntry, region: Section, parties: Parties,
+                        inside: list[Candidate], reading: dict) -> list[dict]:
+    """Sentences of one section that are provisions of their own: a sentence the section's reading
+    does not quote that, read alone, binds or protects another side than that reading (the
+    supplier's "further limited" cap after a mutual exclusion; the supplier's indemnity beside the
+    buyer's). A section the contract does not number finer ("A. ... B. ...", "(i) ... (ii) ...")
+    thus shows each provision. Where each sentence stands alone (caps, restraints, waivers,
+    remedies, disclaimers: EACH_SUB_SECTION) such a sentence competes for the finding; where the
+    section is judged as a whole (WHOLE_CLAUSE: who indemnifies whom) it is only listed."""
+    metric = entry.metric.name if entry.metric else None
+    if metric not in EACH_SUB_SECTION | WHOLE_CLAUSE or len(inside) < 2:
+        return []
+    out: list[dict] = []
+    sides = (reading.get("binds"), reading.get("protects"))
+    readings = {reading.get("reading")}
+    for candidate in sorted(inside, key=lambda c: c.start):
+        if reading["start"] <= candidate.start < reading["end"] or any(o["start"] <= candidate.start < o["end"] for o in out):
+            continue
+        single = _assess_provision(contract, entry, region, parties, [candidate])
+        if single["start"] < reading["end"] and reading["start"] < single["end"]:
+            continue  # it widened onto the section's quote: the same provision
+        other_side = None not in (single["binds"], single["protects"]) and (single["binds"], single["protects"]) != sides
+        if other_side and not any((o["binds"], o["protects"]) == (single["binds"], single["protects"]) for o in out):
+            single["listed_only"] = metric in WHOLE_CLAUSE
+        elif metric in BURDENS and rank_key(entry, single) < rank_key(entry, reading):
+            pass  # a further restraint, waiver or liability the buyer takes on: a burden of its own, it competes
+        elif metric in EACH_SUB_SECTION and single.get("reading") not in readings and len(out) < SAME_SIDE_LISTED:
+            # another provision on the same side ("not liable for consequential damages" after the cap
+            # itself; "as is" for unlisted goods beside the disclaimer of implied warranties): listed under
+            # the finding with its own reading, since it qualifies its neighbours rather than adding a burden
+            single["listed_only"] = True
+        else:
+            continue
+        readings.add(single.get("reading"))
+        out.append(single)
+    return out
+
+
+# Burdens that add up, sentence by sentence: a second restraint on the buyer (not to deal with the
+# supplier's contacts, after not hiring its staff), a further waiver. (Liquidated damages are read
+# with their neighbours: "is not the buyer's sole remedy" in the next sentence changes them.)
+BURDENS = frozenset({"restriction_on_buyer", "termination_waiver"})
+# at most this many further sentences of one section on the same side are listed (the rest repeat them)
+SAME_SIDE_LISTED = 3
 
 
 _DEFINES = re.compile(r"[\"“”]\s*\)?\s*(?:means|shall\s+mean|has\s+the\s+meaning|is\s+defined\s+as|refers\s+to)\b"
@@ -296,6 +414,12 @@ def _assess_provision(contract: Contract, entry: PlaybookEntry, section: Section
     # the clause is judged on the side it is about: the other side's sentences do not mix in
     on_side = [c for c in found if stance.matches_interest(metric, *stance.read_stance(metric, c.quote))]
     core = on_side[:2] or found[:2]
+    own = next((c for c in found if indemnity_giver(c.quote) == "buyer"), None) if metric == "indemnity_direction" else None
+    if own is not None and all(c.start != own.start for c in core):
+        core = [*core, own]  # the buyer's own indemnity is weighed with the supplier's (who gives the broader one)
+    burden = _heaviest(entry, on_side or found) if metric in BURDENS else None
+    if burden is not None and all(c.start != burden.start for c in core):
+        core = [burden, *core[:1]]
     extra = [c for c in (context or []) if all(c.start != f.start for f in core)][:2]
     limits: list[Candidate] = []
     if metric == "indemnity_direction":
@@ -304,11 +428,35 @@ def _assess_provision(contract: Contract, entry: PlaybookEntry, section: Section
     picked = core + extra + [h for h in helpers if all(h.start != f.start for f in core + extra)][:2]
     picked.sort(key=lambda c: c.start)
     text = " ".join(c.quote for c in picked)
-    primary = on_side[0] if on_side else max(found[:2], key=lambda c: c.score)
+    primary = burden or (on_side[0] if on_side else max(found[:2], key=lambda c: c.score))
     binds, protects = stance.read_stance(metric, primary.quote)
     if binds is None and protects is None:
         binds, protects = stance.read_stance(metric, text)
     judged = judge(entry, text)
+    if metric == "indemnity_direction":
+        # a clause where both sides indemnify is quoted at the buyer's own indemnity (the one a
+        # lawyer redlines), read as binding the buyer; the verdict weighs both sides (`judge`)
+        if own is not None and judged.value != "supplier":  # not a narrow counter-indemnity beside the supplier's broad one
+            primary, binds, protects = own, "buyer", "supplier"
+    if metric == "price_increase_pct" and judged.level != "standard" and _SCOPE_CHANGE.search(contract.text, section.start, section.end):
+        # the cost of work the buyer adds (change orders, changes to the scope) is charged on top of the
+        # agreed price: no change to the agreed prices, unless the rest of the provision says so
+        rest = judge(entry, _SCOPE_CHANGE.sub(" ", _SUCH_CHANGES.sub(" ", text)))
+        if rest.level == "standard":
+            judged = Judgement("standard", "work the buyer adds (change orders, changes to the scope) is charged on top; "
+                                           "the agreed prices do not change", None)
+    if metric == "payment_days":
+        # payment terms bind whoever pays: the buyer, unless the wording has the supplier (or each party) pay
+        binds = payer(primary.quote)
+        protects = other(binds)
+    changed = supplier_may_change(contract, entry, section) if metric in CHANGEABLE else None
+    if changed is not None:
+        # the supplier may change the term at its discretion: whatever figure the clause states, the buyer cannot rely on it
+        primary, binds, protects = changed, "buyer", "supplier"
+        judged = Judgement("deviation", f"the supplier may change the {CHANGEABLE[metric][0]} at its discretion", "supplier")
+    if entry.id == "minimum_commitment" and not _COMMITMENT.search(text) and _ORDER_SIZE.search(text):
+        judged = Judgement("standard", "a minimum size for each order, not a commitment to buy any quantity", None)
+        binds = protects = None
     if metric == "indemnity_direction" and judged.value == "supplier" and limits:
         # the supplier's indemnity read as uncapped, though a cap in its clause, or one naming it, limits it
         judged = Judgement("deviation", f"the supplier's indemnity is capped or limited ({contract.cite(limits[0].section, limits[0].start)})",
@@ -321,8 +469,9 @@ def _assess_provision(contract: Contract, entry: PlaybookEntry, section: Section
     start, end = _quote_span(contract, primary, [h for h in helpers[:2] if h.start != primary.start])
     citation = contract.cite(primary.section, start)
     if favours_buyer(metric, binds, protects):
-        why = note or f"it {'protects' if stance.INTEREST[metric][0] == 'protects' else 'binds'} only the " \
-                      f"{'buyer' if stance.INTEREST[metric][0] == 'protects' else 'supplier'}"
+        why = note or ONE_WAY_FOR_BUYER.get(metric or "") \
+            or f"it {'protects' if stance.INTEREST[metric][0] == 'protects' else 'binds'} only the " \
+               f"{'buyer' if stance.INTEREST[metric][0] == 'protects' else 'supplier'}"
         finding = make_finding(
             entry, "favourable", primary.section, contract.text[start:end], start, end,
             rationale=_favourable_rationale(citation, judged.rationale, why, binds, protects, parties),
@@ -336,8 +485,40 @@ def _assess_provision(contract: Contract, entry: PlaybookEntry, section: Section
             recommendation=advice.recommendation(entry, verdict.level, f"{verdict.rationale}; {note}" if note else verdict.rationale, citation),
             citation=citation, binds=binds, protects=protects,
         )
-    finding["reading"] = short_reading(metric, judged.rationale, binds, protects)
+    kind = limit_kind(primary.quote) if metric == "cap_multiple" and judged.value is None else None
+    finding["reading"] = short_reading(metric, f"{kind}, no amount to read" if kind else judged.rationale, binds, protects)
     return finding
+
+
+def _heaviest(entry: PlaybookEntry, sentences: list[Candidate]) -> Candidate | None:
+    """Of a provision's sentences, the one that alone reads worst for the buyer when it reads worse
+    than the first (a restraint on competing after a promise not to hire staff), else None."""
+    if len(sentences) < 2:
+        return None
+    risk = [BUYER_RISK.get(judge(entry, c.quote).level, 4) for c in sentences]
+    worst = min(range(len(sentences)), key=lambda i: (risk[i], i))
+    return sentences[worst] if risk[worst] < risk[0] else None
+
+
+# What a limitation of liability without a readable amount does, for its one-line reading under a finding
+_LIMIT_KINDS = (
+    ("a cap whose amount is redacted", re.compile(r"(?:shall|will|may|does)\s+not\s+exceed[^.;]{0,40}?(?:\[[^\]]{0,40}\]|\*{3,})"
+                                                 r"|\b(?:limited|capped)\s+to[^.;]{0,40}?(?:\[[^\]]{0,40}\]|\*{3,})", re.IGNORECASE)),
+    ("a cap on liability", re.compile(r"\b(?:shall|will|may|does)\s+not\s+(?:in\s+any\s+event\s+)?exceed|\bnot\s+to\s+exceed"
+                                      r"|\b(?:limited|capped|restricted)\b[^.;]{0,80}?\bto\b|\bin\s+excess\s+of\b", re.IGNORECASE)),
+    ("an exclusion of indirect and consequential loss", re.compile(r"\b(?:indirect|consequential|incidental|punitive|exemplary)\b"
+                                                                   r"|\blost\s+profits?\b|\bloss\s+of\s+profits?\b", re.IGNORECASE)),
+    ("a time limit on claims", re.compile(r"\b(?:actions?|claims?|suits?|proceedings?)\b[^.]{0,200}?\b(?:brought|commenced|filed|"
+                                          r"instituted|asserted)\b[^.]{0,80}?\b(?:within|after|more\s+than)\b", re.IGNORECASE)),
+    ("liability limited to the remedies stated", re.compile(r"\bsole\s+(?:and\s+exclusive\s+)?(?:liability|obligation)|"
+                                                             r"\bentire\s+liability\b|\bexclusive\s+remed", re.IGNORECASE)),
+)
+
+
+def limit_kind(sentence: str) -> str | None:
+    """What a limitation of liability does when it states no amount to read (its kind, for the
+    one-line reading: "an exclusion of indirect and consequential loss", "a time limit on claims")."""
+    return next((label for label, pattern in _LIMIT_KINDS if pattern.search(sentence)), None)
 
 
 _CAP = re.compile(r"\b(?:shall|will|may|does)\s+not\s+(?:in\s+any\s+event\s+)?exceed|\bnot\s+to\s+exceed|\b(?:limited|capped)\s+(?:to|at)\b"
@@ -382,6 +563,99 @@ def indemnity_limits(contract: Contract, clause: Section, ids: set[str] | None =
             if not _UNLIMITED.search(c.quote)]
 
 
+_GIVES_INDEMNITY = re.compile(r"\bindemnif(?:y|ies)\b|\b(?:shall|will|agrees?\s+to)\s+(?:\w+\s+){0,2}?defend\b", re.IGNORECASE)
+
+
+def indemnity_giver(sentence: str) -> str | None:
+    """Who gives the indemnity a sentence states (the subject of its first "indemnify"), or None."""
+    hit = _GIVES_INDEMNITY.search(sentence)
+    return actor_before(sentence, hit.start(), 100) if hit else None
+
+
+# Terms the supplier may reserve the right to change (metric: what the term is, the words that name it):
+# "NETGEAR, in its sole discretion, reserves the right to specify, and to change from time to time, Distributor's
+# credit line and payment terms", "Vendor may amend the payment terms from time to time".
+CHANGEABLE: dict[str, tuple[str, re.Pattern[str]]] = {
+    "payment_days": ("payment terms", re.compile(r"\b(?:payment\s+terms?|terms\s+of\s+payment|credit\s+(?:line|limits?|terms?))\b", re.IGNORECASE)),
+}
+_AT_WILL = re.compile(r"\b(?:(?:sole|absolute|own|reasonable)\s+discretion|reserves?\s+the\s+right\s+to|(?:is|shall\s+be)\s+entitled\s+to"
+                      r"|may\s+(?:(?!not\b|never\b)\w+\s+){0,3}?(?:change|modify|amend|vary|revise|alter))\b", re.IGNORECASE)
+_CHANGE = re.compile(r"\b(?:chang|modif|amend|var(?:y|ies)\b|revis|alter|specify|re-?set)\w*", re.IGNORECASE)
+_AGREED = re.compile(r"\b(?:mutual(?:ly)?\s+(?:agree\w*|consent)|(?:written\s+)?(?:agreement|consent|approval)\s+of\s+(?:both|the\s+parties)"
+                     r"|by\s+(?:written\s+)?agreement|agreed\s+(?:in\s+writing\s+)?by\s+(?:both|the)\s+parties"
+                     r"|with(?:out)?\s+(?:the\s+)?(?:[\w'’]+\s+){0,2}?(?:prior\s+)?(?:written\s+)?(?:consent|approval|agreement))\b", re.IGNORECASE)
+
+
+def supplier_may_change(contract: Contract, entry: PlaybookEntry, region: Section) -> Candidate | None:
+    """The sentence of a provision (anywhere in its numbered clause) by which the supplier may
+    change the term at its discretion, or None: a figure the supplier can change is no term the
+    buyer can rely on. A change by agreement of both parties is no such right."""
+    metric = entry.metric.name if entry.metric else ""
+    scope = _clause_scope(contract, contract.section(region.id)) or region
+    lo, hi = min(scope.start, region.start), max(scope.end, region.end)
+    names = CHANGEABLE[metric][1]
+    for sec, start, end, text in contract_sentences(contract):
+        if not lo <= start < hi or not names.search(text) or _AGREED.search(text):
+            continue
+        for hit in _AT_WILL.finditer(text):
+            if _DENIED_BEFORE.search(text[max(0, hit.start() - 12):hit.start()]):
+                continue
+            if _CHANGE.search(text, hit.start()) and actor_before(text, hit.start(), 120) == "supplier":
+                return Candidate(entry.id, sec.id, text, start, end, 0.0)
+    return None
+
+
+_EACH_PAYS = re.compile(r"\b(?:each|either)\s+party\s+(?:shall|will|must|agrees?\s+to)\s+(?:\w+\s+){0,2}?pay\b|\bappropriate\s+party\b"
+                        r"|\b(?:paid|payable)\s+(?:by|to)\s+(?:each|either|the\s+(?:relevant|appropriate|other))\s+party\b", re.IGNORECASE)
+_PAYS = re.compile(r"\b(?:shall|will|must|agrees?\s+to|undertakes?\s+to|is\s+(?:required|obliged|obligated)\s+to)\s+(?:\w+\s+){0,2}?"
+                   r"(?:pay|remit|reimburse)\b|\bpayable\s+by\b", re.IGNORECASE)
+
+
+def payer(sentence: str) -> str:
+    """Who a payment term binds: each party where each pays the other (a revenue share), the
+    supplier where it is the one that pays ("Supplier shall pay the rebate within 30 days"), else
+    the buyer, which pays for what it buys ("Payment of Seller's invoices is due within 60 days",
+    "the parties agree to payment terms of net 30")."""
+    if _EACH_PAYS.search(sentence):
+        return "both"
+    payers = set()
+    for hit in _PAYS.finditer(sentence):
+        who = actor_after(sentence, hit.end(), 40) if hit.group(0).lower().startswith("payable") else actor_before(sentence, hit.start(), 80)
+        if who:
+            payers.add(who)
+    return "supplier" if payers == {"supplier"} else "both" if "both" in payers or len(payers) > 1 else "buyer"
+
+
+# work added to the deal at the buyer's request: "Change Orders", "any changes to the Scope of Work", "Additional Work"
+_SCOPE_CHANGE = re.compile(
+    r"\bchange\s+(?:orders?|requests?)\b|\badditional\s+(?:work|services|deliverables)\b|\bout[\s-]of[\s-]scope\b"
+    r"|\b(?:changes?|modifications?|additions?|revisions?|amendments?)\s+(?:to|in|of)\s+the\s+(?:scope|specifications?|"
+    r"statement\s+of\s+work|work\b|deliverables|requirements)", re.IGNORECASE)
+# "the costs of any such changes": words that point back to them
+_SUCH_CHANGES = re.compile(r"\b(?:any\s+)?(?:such|these|those|the(?:\s+requested)?)\s+(?:changes|modifications|revisions|additions)\b(?!\s+(?:to|in|of)\s+(?:the\s+)?(?:prices?|fees?|rates?|charges?))", re.IGNORECASE)
+_DENIED_BEFORE = re.compile(r"\b(?:not|no|never)\s+$", re.IGNORECASE)
+# a minimum for each order ("ordered in the minimum and/or standard lot size quantities", "a minimum order quantity
+# of 500 units per order") that commits the buyer to no volume: no purchase commitment
+_ORDER_SIZE = re.compile(
+    r"\b(?:minimum|standard)\s+(?:and/or\s+(?:minimum|standard)\s+)?(?:lot|order|batch|pack(?:age)?|case|carton)[\s-]*"
+    r"(?:sizes?|quantit(?:y|ies)|multiples?)\b"
+    r"|\bminimum\s+(?:order|purchase)\s+(?:quantit(?:y|ies)|value|amount|size)\b[^.;]{0,60}?\b(?:per|for\s+(?:each|any|every))\s+"
+    r"(?:purchase\s+)?(?:order|shipment|delivery)\b"
+    r"|\b(?:each|every|any)\s+(?:purchase\s+)?order\s+(?:shall|must|will)\s+be\s+(?:for|in)\s+(?:at\s+least|a\s+minimum|multiples)\b",
+    re.IGNORECASE)
+# what makes a minimum a commitment: a quantity over a period, take-or-pay, a shortfall, a promise to buy at least
+_COMMITMENT = re.compile(
+    r"\b(?:per|each|every|in\s+(?:any|each|every)|during\s+(?:any|each|every|the))\s+(?:calendar\s+|contract\s+)?"
+    r"(?:year|quarter|month|term|period)\b|\bannual(?:ly)?\b|\btake[\s-]or[\s-]pay\b|\bshortfall\b"
+    r"|\b(?:shall|must|agrees?\s+to|will|undertakes?\s+to)\s+(?:purchase|buy|order)\s+(?:at\s+least|a\s+minimum|not\s+less|no\s+less|all)\b"
+    r"|(?<!non-)(?<!non\s)\bbinding\b", re.IGNORECASE)
+
+
+# Obligations the playbook wants mutual: one that binds only the supplier and protects only the buyer (a
+# confidentiality undertaking of the supplier alone) favours the buyer.
+ONE_WAY_FOR_BUYER = {"survival_years": "it binds only the supplier and protects only the buyer"}
+
+
 # judges whose value names the party a provision binds
 _BOUND_BY_VALUE = frozenset({"restriction_on_buyer", "termination_waiver"})
 
@@ -389,6 +663,8 @@ _BOUND_BY_VALUE = frozenset({"restriction_on_buyer", "termination_waiver"})
 def favours_buyer(metric: str | None, binds: str | None, protects: str | None) -> bool:
     """Whether a provision is the mirror of the burden the playbook is about: a limit that protects
     only the buyer, a restraint, waiver or sole remedy that binds only the supplier."""
+    if metric in ONE_WAY_FOR_BUYER:
+        return binds == "supplier" and protects == "buyer"
     want = stance.INTEREST.get(metric or "")
     if want not in (("protects", "supplier"), ("binds", "buyer")):
         return False
@@ -422,7 +698,7 @@ def short_reading(metric: str | None, rationale: str, binds: str | None, protect
 
 
 def _public(assessment: dict) -> dict:
-    return {k: v for k, v in assessment.items() if k not in ("reading", "strength")}
+    return {k: v for k, v in assessment.items() if k not in ("reading", "strength", "listed_only")}
 
 
 def buyer_side(metric: str | None, judged: Judgement, binds: str | None, protects: str | None) -> tuple[Judgement, str]:
@@ -433,10 +709,17 @@ def buyer_side(metric: str | None, judged: Judgement, binds: str | None, protect
         if protects == "supplier" and metric == "cap_multiple":
             if judged.level == "fallback":
                 return Judgement("deviation", judged.rationale, judged.value), "a cap that protects only the supplier is not the buyer's fallback"
+    if metric in ONLY_THE_SUPPLIER and protects == "supplier":
+        return Judgement("deviation", judged.rationale, judged.value), ONLY_THE_SUPPLIER[metric]
     want = stance.INTEREST.get(metric or "")
     if want and want[0] == "binds" and want[1] == "supplier" and binds == "buyer" and judged.level != "deviation":
         return Judgement("deviation", judged.rationale, judged.value), "the clause binds the buyer, not the supplier: the supplier owes nothing here"
     return judged, ""
+
+
+# Rights the playbook wants the buyer to hold: held by the supplier alone they are a deviation (the
+# buyer has none, and the supplier may walk away), whatever notice they take.
+ONLY_THE_SUPPLIER = {"notice_days": "only the supplier may end the agreement or its services for convenience; the buyer has no such right"}
 
 
 def _clause_scope(contract: Contract, section: Section | None) -> Section | None:

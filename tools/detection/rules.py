@@ -50,6 +50,8 @@ DETECTORS: dict[str, Detector] = {
         (r"\bliab\w*\b.{0,200}?\bnot\s+to\s+exceed", 3),
         (r"\b(?:in\s+no\s+event|under\s+no\s+circumstances?)\b.{0,150}?\bliab\w*\b", 2.5),
         (r"\bliab\w*\b.{0,200}?(?<!not\s)\b(?:limited|capped)\s+(?:to|at|in\s+amount)\b", 3),
+        # a second limit added to the first: "CONTRACTOR'S LIABILITY IS FURTHER LIMITED IN ANY EVENT ... TO ANY AMOUNT IT RECEIVED"
+        (r"\bliab\w*\b.{0,40}?\b(?:is|are|shall|will)\s+(?:be\s+)?(?:further|also|additionally)\s+(?:be\s+)?(?:limited|capped|restricted)\b", 3),
         (r"\b(?:(?:shall|will)\s+(?:not|in\s+no\s+event)\s+(?:be\s+liable|have\s+any\s+liability)|(?:no|neither)\s+party\s+(?:shall|will)\s+(?:be\s+liable|have\s+any\s+liability))\b.{0,250}?\b(?:(?<!direct\sor\s)indirect|incidental|consequential|special|punitive|exemplary|lost\s+profits?|loss\s+of\s+(?:prospective\s+)?profits?|compensation)", 3),
         (r"\bliab\w*\b.{0,200}?\b(?:is|are|shall\s+be)\s+(?:hereby\s+)?excluded\b", 3),
         (r"\bexclud\w*\b.{0,40}?\b(?:consequential|indirect|incidental|punitive)\b.{0,40}?\bdamages\b", 3),
