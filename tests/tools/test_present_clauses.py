@@ -57,9 +57,15 @@ READS: list[tuple[str, str]] = [
                            "costs and damages finally awarded."),
     ("uncapped_liability", "The Printer will defend and indemnity the Publisher against a claim that the printed works infringe a "
                            "trade mark."),
+    # the infringement indemnity's usual shape: defend against that claim, pay what a court finally awards
+    ("uncapped_liability", "If a third party claims that a Deliverable infringes its patent, the Developer will defend the Owner "
+                           "against that claim at its expense and pay all costs, damages and fees that a court finally awards."),
     # a warranty listed item by item, without a period
     ("warranty", "(c) be free from any defect in materials and workmanship;"),
     ("warranty", "Each Unit delivered by the Manufacturer shall be free of defect in design and manufacture."),
+    # the base form of the verb, and conformity with what was agreed
+    ("warranty", "The Manufacturer shall warrant compliance of every batch with the agreed release criteria and the Certificate "
+                 "of Analysis."),
     # cancellation and rescheduling charges: a share of the price for orders cancelled, moved or not taken
     ("liquidated_damages", "If the Purchaser cancels a purchase order less than sixty (60) days before the scheduled shipment date, the "
                            "Purchaser shall pay the Manufacturer fifty percent (50%) of the price of the cancelled units."),
@@ -72,6 +78,9 @@ READS: list[tuple[str, str]] = [
                       "by law."),
     ("liability_cap", "11.3 Limitation of Liability. [* * *] [Confidential treatment requested]"),
     ("liability_cap", "The foregoing limitations shall apply even if the Seller has been advised of the possibility of such damages."),
+    # a party's liability for a kind of loss excluded outright
+    ("liability_cap", "Save for wilful misconduct, the Agent shall not be liable to the Principal with respect to any loss caused "
+                      "by the Principal's products."),
     # implied terms excluded wherever the clause sits
     ("warranty_disclaimer", "This Agreement sets out the whole agreement between the parties, to the exclusion of any terms implied "
                             "by law which may be excluded by contract."),
@@ -79,6 +88,9 @@ READS: list[tuple[str, str]] = [
                             "into this Agreement, whether by statute, common law or otherwise, are hereby excluded."),
     ("warranty_disclaimer", "The Vendor excludes all implied conditions as to quality to the fullest extent the law allows."),
     ("warranty_disclaimer", "15.2 General. No terms implied by trade usage or course of dealing shall apply to this Agreement."),
+    # guarantees named before the warranties
+    ("warranty_disclaimer", "The Producer makes no express or implied guarantees, warranties or undertakings as to the suitability "
+                            "of the Batches for any use."),
 ]
 
 LEAVES: list[tuple[str, str]] = [
@@ -93,11 +105,16 @@ LEAVES: list[tuple[str, str]] = [
     ("uncapped_liability", "The Contractor shall maintain Professional Indemnity Insurance of not less than $1,000,000."),
     ("uncapped_liability", "The Supplier shall not indemnify the Buyer for claims caused by the Buyer's own modifications."),
     ("uncapped_liability", "The indemnifying party shall have the right to defend the claim with counsel of its choice."),
+    # a warrant to buy shares, and a warranty of compliance with the law, are no product warranty
+    ("warranty", "The Company shall warrant holders the right to purchase shares at the exercise price."),
+    ("warranty", "Each party shall warrant compliance with all applicable laws in the performance of this Agreement."),
     # a defect the buyer reports is no promise that there will be none
     ("warranty", "The Buyer shall notify the Seller of any defect in the packaging within five days of delivery."),
     # a cancellation without charge, and a refund of the price of cancelled goods
     ("liquidated_damages", "The Customer may cancel any purchase order without charge at any time before shipment."),
     ("liquidated_damages", "If the Buyer cancels an order, the Seller shall refund 100% of the price paid for the cancelled goods."),
+    # force majeure and goods in transit excuse a party; they are no cap
+    ("liability_cap", "Neither party shall be liable to the other for any loss caused by an event beyond its reasonable control."),
     # limits on something other than liability
     ("liability_cap", "The limitations on use set out in Section 4 apply to each copy of the Software."),
     ("liability_cap", "Subject to the terms and limitations set forth in this Section 4, the Licensee may make two copies of the "

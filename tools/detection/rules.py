@@ -95,6 +95,11 @@ _CAP: list[tuple[str, float]] = [
     (r"\bdisclaims?\s+(?:all\s+|any\s+)?(?:(?:obligations?|responsibilit\w+)\s+(?:and|or)\s+)?liabilit\w*\b.{0,250}?\b(?:indirect|incidental|consequential|special|punitive|exemplary|damages)\b", 3),
     # recovery only of direct loss: "no liability for any damages other than direct damages", "claims shall be limited to actual and direct costs"
     (r"\b(?:liab\w*|claims?|damages|recover\w*)\b.{0,120}?\b(?:other\s+than|except(?:\s+for)?|limited\s+to|only\s+for)\s+(?:actual\s+(?:and\s+)?)?direct\s+(?:damages|costs|losses)\b", 3),
+    # a party's liability for a kind of loss excluded outright: "the Reseller shall not be liable to the Company with respect to
+    # any loss resulting from the Company Products" (not a force majeure excuse, nor a loss of or damage to goods in transit)
+    (r"^(?!.*\b(?:force\s+majeure|beyond\s+(?:its|their|the\s+\w+'s)\s+(?:reasonable\s+)?control|acts?\s+of\s+god|in\s+transit)\b)"
+     r".*?\b(?:shall|will)\s+not\s+be\s+liable\s+to\s+(?:the\s+)?[\w-]+(?:\s+party)?\b.{0,200}?\b(?:with\s+respect\s+to|for|in\s+connection\s+with|in\s+respect\s+of)\s+"
+     r"(?:or\s+in\s+connection\s+with\s+)?(?:any|all)\s+(?:losses|loss|damages?|liabilit\w+|claims?)\b", 3),
     (r"\bneither\s+party\s+shall\s+be\s+liable\b", 1),
     (r"\blimitation\s+of\s+liability\b", 1.5),
     # an exculpation of a manager or partner: "shall not be liable for any error of judgment or mistake of law"
@@ -138,10 +143,10 @@ DETECTORS: dict[str, Detector] = {
          r"(?:indemnif(?:y|ies)\b|hold\s+(?:\w+\s+){0,3}harmless\b|indemnity\s+(?!(?i:insurance|cover|polic))(?:and\s+hold\s+harmless\s+)?(?:the\s+)?(?-i:[A-Z]))", 1.5),
         # defending the other party against claims (the usual shape of an infringement indemnity): "will defend the Customer
         # against a claim that the Software infringes a patent and pay the costs and damages finally awarded"
-        (r"\b(?:shall|will|must|agrees?\s+to|undertakes?\s+to)\s+(?:\w+\s+(?:and|or)\s+)?defend\b.{0,80}?\b(?:against|from)\s+(?:any\s+|a\s+|all\s+|each\s+|every\s+)?"
+        (r"\b(?:shall|will|must|agrees?\s+to|undertakes?\s+to)\s+(?:\w+\s+(?:and|or)\s+)?defend\b.{0,80}?\b(?:against|from)\s+(?:any\s+|a\s+|all\s+|each\s+|every\s+|that\s+|such\s+|the\s+)?"
          r"(?:third[\s-]part(?:y|ies)\s+)?(?:claims?|suits?|actions?|proceedings?|demands?)\b", 1.5),
         # and pay what the claim costs: "pay the costs and damages finally awarded", "any amounts agreed in settlement"
-        (r"\bpay\w*\s+(?:\w+\s+){0,3}?(?:costs?|damages|amounts?|sums?)\b.{0,60}?\b(?:finally\s+)?(?:awarded|(?:agreed\s+)?in\s+(?:a\s+|any\s+)?settlement)\b", 1),
+        (r"\bpay\w*\s+(?:[\w,]+\s+){0,3}?(?:costs?|damages|amounts?|sums?)\b.{0,80}?\b(?:(?:finally\s+)?award(?:ed|s)|(?:agreed|agrees)\s+(?:to\s+)?in\s+(?:a\s+|any\s+)?(?:final\s+)?settlement)\b", 1),
         (r"\b(?:unlimited\s+liability|without\s+limit(?:ation)?\s+(?:as\s+to\s+amount|of\s+liability))", 2),
         (r"\bthird[\s-]part(?:y|ies)\b", 0.5),
     ], title=r"indemn"),
@@ -374,12 +379,16 @@ DETECTORS: dict[str, Detector] = {
         (r"\bnothing\s+in\s+this\s+agreement\s+(?:restricts|prevents|shall\s+restrict)\b.{0,80}?\b(?:business|compet)", 3),
     ], title=r"compet|solicit|restrict"),
     "warranty": _d("warranty", [
-        (r"\bwarrant(?:s|y|ies|ed)\b", 1.5),
+        (r"\bwarrant(?:s|y|ies|ed)\b|\b(?:shall|will|must|hereby|and)\s+warrant\b(?!\s+(?:to\s+(?:purchase|acquire|subscribe)|holders?|shares?))", 1.5),
         (r"\bwarranty\s+period\b", 2),
         (r"\bfree\s+(?:from|of)\s+(?:\w+\s+){0,2}defects?\b", 2),
         # the warranty's own object: "defects in design, workmanship and materials", "defects in material or manufacture"
         (r"\bdefects?\s+in\s+(?:(?:the\s+)?(?:design|materials?|workmanship|manufacture|manufacturing|title|packaging)\W+(?:and\s+|or\s+)?){1,4}", 1),
         (r"\b(?:conform|comply)\w*\b.{0,60}?\bspecifications?\b", 1),
+        # a party warranting that the goods meet what was agreed: "shall warrant compliance with the agreed acceptance criteria",
+        # "warrants that each batch will conform to the Certificate of Analysis" (not compliance with the law)
+        (r"\bwarrant\w*\s+(?:that\s+)?(?:[\w-]+\s+){0,6}?(?:conform\w*|compl(?:y|ies|iance)|meets?)\b[^.;]{0,80}?"
+         r"\b(?:specifications?|criteria|standards?|samples?|descriptions?|drawings|certificates?)\b", 1.5),
         (r"\bas\s+is\b", 1.5),
         (r"\bdisclaim\w*\b.{0,100}?\bwarrant", 1),
         (rf"\bwarrant\w*\b.{{0,150}}?\b{_DUR}|\b{_DUR}\b.{{0,100}}?\bwarrant", 1.5),
@@ -491,7 +500,7 @@ DETECTORS: dict[str, Detector] = {
     ], threshold=3.5, title=r"remed|warrant"),
     "warranty_disclaimer": _d("warranty_disclaimer", [
         (r"\bdisclaim\w*\b.{0,200}?\b(?:warrant|representations?|conditions?)", 3),
-        (r"\b(?:makes?|gives?|grants?)\s+no\s+(?:other\s+)?(?:\w+\s+){0,3}?(?:warrant|representation)", 3),
+        (r"\b(?:makes?|gives?|grants?)\s+no\s+(?:other\s+)?(?:[\w,]+\s+){0,4}?(?:warrant|representation)", 3),
         (r"\b(?:neither|nor)\b.{0,40}?\b(?:makes?|gives?|grants?)\s+any\s+(?:other\s+)?(?:\w+\s+){0,3}?(?:warrant|representation)", 3),
         (r"\bas[\s-]+is\b|\bwith\s+all\s+faults\b", 2.5),
         (r"\bimplied\s+warrant\w*|\bmerchantab\w*|\bfitness\s+for\s+(?:a|any)\s+particular\s+purpose|\bnon-?infringement\b", 1.5),
