@@ -81,6 +81,10 @@ READS: list[tuple[str, str]] = [
     # a party's liability for a kind of loss excluded outright
     ("liability_cap", "Save for wilful misconduct, the Agent shall not be liable to the Principal with respect to any loss caused "
                       "by the Principal's products."),
+    # personal information held to the contract's purposes
+    ("data_protection", "The Processor may not use any customer personal information for any purpose other than performing the "
+                        "Services."),
+    ("data_protection", "Personal data received from the Client shall be processed solely to provide the Services."),
     # implied terms excluded wherever the clause sits
     ("warranty_disclaimer", "This Agreement sets out the whole agreement between the parties, to the exclusion of any terms implied "
                             "by law which may be excluded by contract."),
@@ -120,6 +124,8 @@ LEAVES: list[tuple[str, str]] = [
     ("liability_cap", "Subject to the terms and limitations set forth in this Section 4, the Licensee may make two copies of the "
                       "Software."),
     ("liability_cap", "Subject to the limitations set forth above, the Reseller may appoint sub-distributors in the Territory."),
+    # personal information merely mentioned
+    ("data_protection", "Employees' personal information shall be handled by the Employer's human resources department."),
     # implied terms kept, licences not implied, statutory terms applied
     ("warranty_disclaimer", "Nothing in this Agreement excludes the conditions implied by statute as to title and quiet possession."),
     ("warranty_disclaimer", "No licence is granted or implied under any patent of the Licensor except as expressly set out herein."),
@@ -192,6 +198,13 @@ CONTRACTS = [
       "12. LIMITATION OF LIABILITY\n\n12.1 [Redacted - commercially sensitive]\n\n12.2 The exclusions and limitations of "
       "liability set out in this Clause 12 apply to the maximum extent permitted by law."],
      {"section": "12.2", "verdict": "fallback"}, "by hand"),
+    # personal information held to the contract's purposes is data protection, without a breach-notice duty: no right
+    # to use the data "for its own purposes"
+    ("data_protection", SERVICES,
+     ["1. SERVICES\n\n1.1 The Contractor shall process payroll records of the Client's personnel as ordered by the Client.",
+      "7. RECORDS\n\n7.2 In no case may the Contractor use any personal information of the Client's personnel for any purpose "
+      "other than as provided in this Agreement."],
+     {"section": "7.2", "verdict": "deviation"}, "no personal-data breach notification deadline"),
     # implied terms excluded in the entire-agreement clause are a disclaimer
     ("warranty_disclaimer", SERVICES,
      ["1. SERVICES\n\n1.1 The Contractor shall provide warehouse staff as ordered by the Client.",

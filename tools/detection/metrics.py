@@ -371,7 +371,9 @@ def survival_years(m: Metric, text: str) -> Judgement:
 
 # ---------------------------------------------------------------- data breach notice
 def breach_notice_hours(m: Metric, text: str) -> Judgement:
-    if _rx(r"\bfor\s+(?:its|their)\s+own\s+(?:purposes|benefit|account)|\bany\s+purpose\b").search(text) and not _rx(r"\bnot\s+(?:\w+\s+){0,4}(?:for\s+its\s+own|for\s+any\s+other)").search(text):
+    # (a use "for any purpose other than the Services", or one denied, "in no case may ... use ... for any purpose", is a limit)
+    if _rx(r"\bfor\s+(?:its|their)\s+own\s+(?:purposes|benefit|account)|\bany\s+purpose\b(?!\s+(?:other\s+than|except|save|not\s+(?:expressly\s+)?(?:permitted|authori[sz]ed)))").search(text) \
+            and not _rx(r"\bnot\s+(?:\w+\s+){0,4}(?:for\s+its\s+own|for\s+any\s+other)|\b(?:in\s+no\s+(?:case|event)|never)\s+(?:may|shall|will)\b").search(text):
         return Judgement("deviation", "the supplier may use the buyer's data for its own purposes", None)
     hours = [d.hours for d in find_durations(text) if _rx(r"notif|inform|breach|incident").search(text[max(0, d.start - 150) : d.end + 80])]
     if not hours:

@@ -487,6 +487,12 @@ DETECTORS: dict[str, Detector] = {
         (r"\b(?:security|data)\s+(?:breach|incident)\b|\bbreach\s+of\s+(?:data\s+)?security\b|\bpersonal\s+data\s+breach\b", 2.5),
         (r"\bGDPR\b|\bHIPAA\b|\bprotected\s+health\s+information\b|\bdata\s+controller\b|\bdata\s+processor\b", 2),
         (r"\bprocess\w*\b.{0,60}?\b(?:personal|customer|client|buyer)\s+data\b", 2),
+        # personal information held to the purposes of the contract: "in no case may the Servicer use any consumer's nonpublic
+        # personal information for any purpose other than as provided in this Agreement", "personal data shall be processed
+        # solely to perform the Services"
+        (r"\b(?:use|uses|used|disclose[sd]?|process(?:es|ed)?|share[sd]?)\b.{0,120}?\b(?:personal|personally\s+identifiable|identifiable)\s+(?:[\w-]+\s+){0,2}?(?:data|information)\b"
+         r".{0,160}?\b(?:(?:any|no)\s+(?:other\s+)?purposes?\s+other\s+than|solely|only|except\s+as)\b"
+         r"|\b(?:personal|personally\s+identifiable|identifiable)\s+(?:[\w-]+\s+){0,2}?(?:data|information)\b.{0,100}?\b(?:(?:only|solely)\s+(?:be\s+)?(?:used|processed|disclosed)|(?:used|processed|disclosed)\s+(?:only|solely))\b", 1.5),
     ], title=r"data|privacy"),
     # what the buyer gives up: a sole remedy, warranty disclaimers, termination rights or compensation
     "sole_remedy": _d("sole_remedy", [
