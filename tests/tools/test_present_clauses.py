@@ -81,6 +81,10 @@ READS: list[tuple[str, str]] = [
     # a party's liability for a kind of loss excluded outright
     ("liability_cap", "Save for wilful misconduct, the Agent shall not be liable to the Principal with respect to any loss caused "
                       "by the Principal's products."),
+    # payment terms set by a schedule or statement of work, or with a redacted period counted from the invoice
+    ("payment_terms", "The Licensee shall pay the licence fees in accordance with the Fee Schedule attached as Appendix C."),
+    ("payment_terms", "The Agency will invoice the Advertiser as set out in each Statement of Work."),
+    ("payment_terms", "Payment of undisputed amounts shall be due [***] days following the Customer's receipt of the invoice."),
     # personal information held to the contract's purposes
     ("data_protection", "The Processor may not use any customer personal information for any purpose other than performing the "
                         "Services."),
@@ -124,6 +128,9 @@ LEAVES: list[tuple[str, str]] = [
     ("liability_cap", "Subject to the terms and limitations set forth in this Section 4, the Licensee may make two copies of the "
                       "Software."),
     ("liability_cap", "Subject to the limitations set forth above, the Reseller may appoint sub-distributors in the Territory."),
+    # payments that are no terms of paying for the deal
+    ("payment_terms", "The Customer shall pay all taxes imposed on the Services under applicable law."),
+    ("payment_terms", "Each party shall bear its own legal fees, as provided in Exhibit D."),
     # personal information merely mentioned
     ("data_protection", "Employees' personal information shall be handled by the Employer's human resources department."),
     # implied terms kept, licences not implied, statutory terms applied

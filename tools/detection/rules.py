@@ -51,6 +51,10 @@ _ORDER_CHANGED = (r"\b(?:cancel(?:s|led|ed|ling|ing|lations?)?|reschedul\w*|post
 # a stated share of the price or value: "100% of the Contract Price", "fifty percent (50%) of the order value", "[*]% of the price"
 _SHARE_OF_PRICE = (r"(?:\d+(?:\.\d+)?\s*%|\b[\w-]+\s+(?:\(\s*\d+(?:\.\d+)?\s*%?\s*\)\s+)?percent(?:\s+\(\s*\d+(?:\.\d+)?\s*%\s*\))?|\[[^\]]{0,20}\]\s*(?:%|percent))"
                    r"\s+of\s+(?:the\s+|its\s+|such\s+)?(?:[\w-]+\s+){0,3}?(?:price|prices|value|amount|fees?|charges?|costs?)\b")
+# terms set out in another document of the deal: "as set out in the Fee Schedule", "in accordance with Schedule 1", "as set forth
+# in the relevant Statement of Work"
+_SCHEDULED = (r"\b(?:as\s+(?:set\s+(?:forth|out)|specified|provided|described|stated)\s+in|in\s+accordance\s+with|pursuant\s+to)\s+(?:the\s+|each\s+|any\s+|its\s+)?"
+              r"(?:relevant\s+|applicable\s+|attached\s+)?(?:fee\s+schedule|schedules?|exhibits?|statements?\s+of\s+work|sows?|order\s+forms?|appendi(?:x|ces)|annex(?:es)?)\b")
 # a party released from paying the other for the end of the contract, or one not entitled to be paid for it
 _NOT_OWED = (r"\b(?:not\s+be\s+(?:liable|entitled|obligated|obliged|required)|(?:have|has|incur|bear)\s+no\s+(?:liability|obligation)"
              r"|not\s+(?:have|incur|bear)\s+any\s+(?:liability|obligation)|neither\s+party|no\s+party)\b")
@@ -247,6 +251,13 @@ DETECTORS: dict[str, Detector] = {
         (r"\b(?:late\s+payments?|overdue|past\s+due|unpaid)\b.{0,120}?\binterest\b", 1.5),
         # a period the filing blanked out is still a payment term (checked by hand): "payable within [Redacted] following ..."
         (r"\b(?:pay|paid|payable|payment|due|remit)\w*\b.{0,100}?\bwithin\s+(?:\[[^\]]{0,60}\]|\*{3,}|_{3,})", 3),
+        # a period the filing blanked out, counted from the invoice: "payment shall be due [*] days following receipt of the invoice"
+        (r"\b(?:pay|paid|payable|payment|due)\w*\b.{0,100}?(?:\[[^\]]{0,20}\]|\*{3,})\s*(?:business\s+|calendar\s+)?days?\s+(?:after|following|from|of)\s+"
+         r"(?:the\s+)?(?:[\w']+\s+){0,2}?(?:receipt|date)\s+of\s+(?:the\s+|an?\s+|such\s+|each\s+)?invoices?\b", 3),
+        # the terms of payment set by a schedule, statement of work or order form: "shall pay the Service Fee in accordance with
+        # Schedule 1", "shall bill the Company as set forth in the relevant Statement of Work" (checked there by hand)
+        (rf"\b(?:shall|will|must|agrees?\s+to)\s+(?:pay|bill|invoice)\b[^.;]{{0,120}}?\b(?:fees?|charges?|prices?|compensation|remuneration|amounts?)\b[^.;]{{0,120}}?{_SCHEDULED}"
+         rf"|\b(?:shall|will|must|agrees?\s+to)\s+(?:bill|invoice)\b[^.;]{{0,60}}?{_SCHEDULED}", 3),
         (r"\b(?:payable|paid)\s+in\s+advance\b", 2),
         # payment before the work: "a prepayment of $1,900 ... the remaining $3,100 on completion", "a down payment of 40% with
         # the balance due upon delivery", "payable upon signing"
@@ -563,7 +574,7 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     "uncapped_liability": ("indemn", "harmless", "defend", "unlimited", "without limit"),
     "termination_convenience": ("terminat", "terminab", "cancel", "convenience", "without cause", "for any reason", "cease", "discontinu", "by either"),
     "auto_renewal": ("renew", "extend", "extension", "evergreen", "tacit", "prolong", "until", "automatic", "year to year", "year-to-year"),
-    "payment_terms": ("pay", "invoice", "net ", "due", "remit", "settle", "charge", "deposit", "balance", "remaining", "free of"),
+    "payment_terms": ("pay", "invoice", "net ", "due", "remit", "settle", "charge", "deposit", "balance", "remaining", "free of", "bill"),
     "price_changes": ("price", "pricing", "fee", "rate", "charge", "favo", "cpi", "index", "%", "percent", "cost"),
     "governing_law": ("law",),
     "assignment": ("assign", "transfer", "delegat"),
