@@ -155,7 +155,8 @@ def termination_waiver(m: Metric, text: str) -> Judgement:
         if not _COMPENSATION.search(text[h.start(): h.start() + 250]):
             continue
         waivers.append(h)
-        creditor = actor_after(text, h.end() + 3, 40) if _rx(r"^\s+to\b").match(text[h.end():]) else None
+        to = _rx(r"^\s+to\b").match(text[h.end():])
+        creditor = actor_after(text, h.end() + to.end(), 40) if to else None
         givers.add(creditor or other(actor_before(text, h.start(), 80)))
     givers.discard(None)
     if "buyer" in givers and "supplier" not in givers and "both" not in givers:
