@@ -27,7 +27,7 @@ CATEGORY_DETECTORS: dict[str, str] = {
     "Termination For Convenience": "termination_convenience",
     "Anti-Assignment": "assignment",
     "Change Of Control": "change_of_control",
-    "Cap On Liability": "liability_cap",
+    "Cap On Liability": "cap_on_liability",
     "Uncapped Liability": "uncapped_carveout",
     "Liquidated Damages": "liquidated_damages_clause",
     "Warranty Duration": "warranty_duration",

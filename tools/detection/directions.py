@@ -14,10 +14,37 @@ from tools.playbook import Metric
 _INDEMNIFY = _rx(r"\bindemnif(?:y|ies|ied)\b|\b(?:hold|held)\s+(?:\w+\s+){0,3}harmless\b|\bdefend(?:ed)?\b")
 
 
+_MODAL = _rx(r"\b(?:shall|will|must|agrees?\s+to|undertakes?\s+to|covenants?\s+to)\b")
+
+
+def _indemnitor(text: str, position: int) -> str | None:
+    """Who gives the indemnity whose verb sits at `position`: the agent of a passive verb, else the
+    subject of the modal verb it hangs on, walking back over verbs joined by "and" to the first
+    ("MMI shall notify Dragon of any loss to Dragon property and shall indemnify Dragon": MMI, never the
+    object named last, and nobody when that subject is no known party), else the party right before it."""
+    agent = passive_agent(text, position)
+    if agent:
+        return agent
+    lo = max(0, position - 300)
+    bounds = [m.end() for m in re.finditer(r"[.;:](?:\s|$)|\(\w{1,4}\)\s", text[lo:position])]
+    start = lo + bounds[-1] if bounds else lo
+    modals = list(_MODAL.finditer(text, start, position))
+    if not modals:
+        return actor_before(text, position, 100)
+    for modal in reversed(modals):
+        if re.search(r"\b(?:and|or)\s*$", text[start:modal.start()], re.IGNORECASE):
+            continue  # "... and shall indemnify": the subject of the verb it is joined to
+        near = max(start, modal.start() - 60)
+        mentions = roles_in(text[near:modal.start()])
+        if mentions and len(text[near + mentions[-1][2]:modal.start()].split()) <= 4:
+            return actor_before(text, modal.start(), modal.start() - near)
+    return None
+
+
 def indemnity_direction(m: Metric, text: str) -> Judgement:
     givers: set[str] = set()
     for hit in _INDEMNIFY.finditer(text):
-        who = actor_before(text, hit.start(), 100)
+        who = _indemnitor(text, hit.start())
         if who:
             givers.add(who)
     capped = bool(_rx(r"\bsubject\s+to\b.{0,60}?\b(?:cap|limit|limitation)|\b(?:shall|will)\s+not\s+exceed\b|\bcapped\b").search(text)) and not _rx(r"\bnot\s+(?:be\s+)?subject\s+to\s+any\s+(?:cap|limit)").search(text)

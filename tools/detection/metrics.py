@@ -335,12 +335,21 @@ def insurance_amount(m: Metric, text: str) -> Judgement:
 
 
 # ---------------------------------------------------------------- warranty
+# a period whose figure the filing blanked out: "for [***] months", "a warranty period of [Redacted]"
+_REDACTED_PERIOD = _rx(r"(?:\[[^\]\n]{0,80}\]|\*{3,}|X{3,})\s*(?:\(\s*(?:\[[^\]]{0,12}\]|\*+)\s*\)\s*)?(?:business\s+|calendar\s+)?(?:days?|weeks?|months?|years?)\b"
+                       r"|\b(?:warranty\s+period|period|term)\s+(?:of\s+)?(?:\[[^\]\n]{0,80}\]|\*{3,})")
+
+
 def warranty_months(m: Metric, text: str) -> Judgement:
     if _rx(r"\bas[\s-]+is\b").search(text) or _rx(r"\bdisclaim\w*\s+(?:all|any)\b.{0,60}?\bwarrant").search(text) and not find_durations(text):
         return Judgement("deviation", "provided \"as is\" with warranties disclaimed", 0.0)
     durations = [d for d in find_durations(text) if d.unit in ("day", "week", "month", "year")]
     near = [d for d in durations if _rx(r"warrant|defect|period").search(text[max(0, d.start - 150) : d.end + 150])]
     if not near:
+        if not durations and not _REDACTED_PERIOD.search(text):
+            # the period is not stated at all (not one the filing blanked out): that is the reading
+            return Judgement("fallback", "no warranty period is stated (the contract sets none, so the law's limitation "
+                                         "period governs); check it by hand", None)
         return Judgement("fallback", "a warranty without a readable duration; check it by hand", None)
     months = near[0].months
     return _at_least(round(months, 1), m, "warranty period (months)")
@@ -362,7 +371,9 @@ def survival_years(m: Metric, text: str) -> Judgement:
 
 # ---------------------------------------------------------------- data breach notice
 def breach_notice_hours(m: Metric, text: str) -> Judgement:
-    if _rx(r"\bfor\s+(?:its|their)\s+own\s+(?:purposes|benefit|account)|\bany\s+purpose\b").search(text) and not _rx(r"\bnot\s+(?:\w+\s+){0,4}(?:for\s+its\s+own|for\s+any\s+other)").search(text):
+    # (a use "for any purpose other than the Services", or one denied, "in no case may ... use ... for any purpose", is a limit)
+    if _rx(r"\bfor\s+(?:its|their)\s+own\s+(?:purposes|benefit|account)|\bany\s+purpose\b(?!\s+(?:other\s+than|except|save|not\s+(?:expressly\s+)?(?:permitted|authori[sz]ed)))").search(text) \
+            and not _rx(r"\bnot\s+(?:\w+\s+){0,4}(?:for\s+its\s+own|for\s+any\s+other)|\b(?:in\s+no\s+(?:case|event)|never)\s+(?:may|shall|will)\b").search(text):
         return Judgement("deviation", "the supplier may use the buyer's data for its own purposes", None)
     hours = [d.hours for d in find_durations(text) if _rx(r"notif|inform|breach|incident").search(text[max(0, d.start - 150) : d.end + 80])]
     if not hours:

@@ -128,8 +128,11 @@ def disclaimer_scope(m: Metric, text: str) -> Judgement:
 # ---------------------------------------------------------------- waivers and limits of termination rights
 _WAIVES = _rx(r"\bwaiv\w*|\b(?:shall|will)\s+not\s+be\s+entitled\b|\bno\s+(?:right|claim|entitlement)\b|\b(?:is|are|shall\s+be)\s+not\s+entitled\b"
               r"|\b(?:neither|no)\s+party\s+(?:shall|will)\s+(?:be\s+liable|have\s+any\s+(?:liability|obligation)|owe|pay)\b"
-              r"|\b(?:shall|will)\s+not\s+be\s+(?:liable|obligated|obliged|required)\s+to\s+(?:pay|compensate|indemnify)"
               r"|\b(?:shall|will|may)\s+not\s+(?:claim|seek|demand)\b|\b(?:renounces?|relinquish(?:es)?|forgoes?)\b")
+# the party released from paying for the end of the contract: the claim lost is the other party's ("PivX shall not be liable
+# to the Reseller because of such termination for compensation": the reseller gives it up)
+_RELEASED = _rx(r"\b(?:shall|will)\s+not\s+be\s+(?:liable|obligated|obliged|required|responsible)\b|\b(?:shall|will)\s+(?:have|incur|bear)\s+no\s+(?:liability|obligation)\b"
+                r"|\b(?:has|have)\s+no\s+(?:liability|obligation)\b|\b(?:shall|will)\s+not\s+(?:have|incur|bear)\s+any\s+(?:liability|obligation)\b")
 _COMPENSATION = _rx(r"\bcompensation|\bindemnit\w*|\bgoodwill|\bclientele|\bseverance|\bloss\s+of\s+(?:prospective\s+)?(?:profits|sales|investment)|\binvestments?\b|\bdamages\b")
 _ONLY_TERMINATE = _rx(r"\b(?:may|shall\s+be\s+entitled\s+to)\s+(?:only|solely)\s+terminate|\b(?:only|solely|exclusively)\s+(?:be\s+)?(?:entitled\s+to\s+)?terminat\w*\b.{0,60}?\b(?:if|in\s+the\s+(?:following|event)|for|as\s+set)"
                       r"|\b(?:may|shall|will)\s+not\s+(?:be\s+entitled\s+to\s+|have\s+the\s+right\s+to\s+)?(?:terminate|cancel|rescind)|\bno\s+right\s+to\s+(?:terminate|cancel|rescind)"
@@ -148,6 +151,13 @@ def termination_waiver(m: Metric, text: str) -> Judgement:
     for h in waivers:
         word = h.group(0).lower()
         givers.add("both" if word.startswith(("neither", "no party")) else actor_before(text, h.start(), 80))
+    for h in _RELEASED.finditer(text):
+        if not _COMPENSATION.search(text[h.start(): h.start() + 250]):
+            continue
+        waivers.append(h)
+        to = _rx(r"^\s+to\b").match(text[h.end():])
+        creditor = actor_after(text, h.end() + to.end(), 40) if to else None
+        givers.add(creditor or other(actor_before(text, h.start(), 80)))
     givers.discard(None)
     if "buyer" in givers and "supplier" not in givers and "both" not in givers:
         return Judgement("deviation", "the buyer waives compensation or indemnity on termination (goodwill, investments, statutory compensation)", "buyer")

@@ -461,9 +461,10 @@ def _assess_provision(contract: Contract, entry: PlaybookEntry, section: Section
         # the supplier's indemnity read as uncapped, though a cap in its clause, or one naming it, limits it
         judged = Judgement("deviation", f"the supplier's indemnity is capped or limited ({contract.cite(limits[0].section, limits[0].start)})",
                            "supplier-capped")
-    if metric in _BOUND_BY_VALUE and judged.value in ("buyer", "supplier") and binds in (None, "both"):
-        # the judge read who is restrained or waives (its obligations), where naming both parties
-        # in the sentence ("sell exclusively to the Buyer") left the stance at "both"
+    if metric in _BOUND_BY_VALUE and judged.value in ("buyer", "supplier") and (binds in (None, "both") or metric in _BOUND_BY_JUDGE):
+        # the judge read who is restrained, waives or pays (its obligations), where naming both parties
+        # in the sentence ("sell exclusively to the Buyer") left the stance at "both"; a waiver of compensation
+        # is read by its judge alone ("X shall not be liable to Y for compensation" binds Y, who gives it up)
         binds, protects = judged.value, other(judged.value)
     verdict, note = buyer_side(metric, judged, binds, protects)
     start, end = _quote_span(contract, primary, [h for h in helpers[:2] if h.start != primary.start])
@@ -657,7 +658,8 @@ ONE_WAY_FOR_BUYER = {"survival_years": "it binds only the supplier and protects 
 
 
 # judges whose value names the party a provision binds
-_BOUND_BY_VALUE = frozenset({"restriction_on_buyer", "termination_waiver"})
+_BOUND_BY_VALUE = frozenset({"restriction_on_buyer", "termination_waiver", "damages_direction"})
+_BOUND_BY_JUDGE = frozenset({"termination_waiver"})
 
 
 def favours_buyer(metric: str | None, binds: str | None, protects: str | None) -> bool:

@@ -41,64 +41,118 @@ _COMMITTED_AMOUNT = (r"(?:US)?\$?\s*(?:\[[^\]]{0,20}\]|X{3,}|\*{3,}|\d[\d,.]*(?!
                      r"|hundred|thousand|million|billion|and|dollars?|us)[\s-]*){1,12}\(\s*(?:US)?\$?[\d,.]+\s*\)|" + _NUM_WORD + r"\b(?!-|\s*\())"
                      r"(?!\s*(?:\(\s*\d+\s*\)\s*)?(?:%|percent|business\s+|calendar\s+)?(?:days?|weeks?|months?|years?|hours?|minutes?|times)\b)")
 _AT_LEAST = r"\b(?:minimum\s+of|not\s+less\s+than|no\s+less\s+than|at\s+least|(?:not|no)\s+fewer\s+than)\s+"
+# terms a law or usage would add to the contract: "terms implied by law", "implied conditions and warranties", "conditions,
+# warranties or other terms which might be implied by statute"
+_IMPLIED_TERMS = (r"(?:\bimplied\s+(?:by\s+(?:\w+\s+){1,3})?(?:terms?|conditions?|warrant\w*|representations?|undertakings?)\b"
+                  r"|\b(?:terms?|conditions?|warrant(?:y|ies))\b[^.;]{0,80}?\bimplied\b)")
+# an order the buyer cancels, reschedules, delays or does not take: what a cancellation charge is payable for
+_ORDER_CHANGED = (r"\b(?:cancel(?:s|led|ed|ling|ing|lations?)?|reschedul\w*|postpon\w*|(?:has\s+)?not\s+taken\s+delivery|fails?\s+to\s+take\s+delivery"
+                  r"|delay(?:s|ed)?\s+(?:the\s+)?deliver\w*|delayed)\b")
+# a stated share of the price or value: "100% of the Contract Price", "fifty percent (50%) of the order value", "[*]% of the price"
+_SHARE_OF_PRICE = (r"(?:\d+(?:\.\d+)?\s*%|\b[\w-]+\s+(?:\(\s*\d+(?:\.\d+)?\s*%?\s*\)\s+)?percent(?:\s+\(\s*\d+(?:\.\d+)?\s*%\s*\))?|\[[^\]]{0,20}\]\s*(?:%|percent))"
+                   r"\s+of\s+(?:the\s+|its\s+|such\s+)?(?:[\w-]+\s+){0,3}?(?:price|prices|value|amount|fees?|charges?|costs?)\b")
+# terms set out in another document of the deal: "as set out in the Fee Schedule", "in accordance with Schedule 1", "as set forth
+# in the relevant Statement of Work"
+_SCHEDULED = (r"\b(?:as\s+(?:set\s+(?:forth|out)|specified|provided|described|stated)\s+in|in\s+accordance\s+with|pursuant\s+to)\s+(?:the\s+|each\s+|any\s+|its\s+)?"
+              r"(?:relevant\s+|applicable\s+|attached\s+)?(?:fee\s+schedule|schedules?|exhibits?|statements?\s+of\s+work|sows?|order\s+forms?|appendi(?:x|ces)|annex(?:es)?)\b")
+# a party released from paying the other for the end of the contract, or one not entitled to be paid for it
+_NOT_OWED = (r"\b(?:not\s+be\s+(?:liable|entitled|obligated|obliged|required)|(?:have|has|incur|bear)\s+no\s+(?:liability|obligation)"
+             r"|not\s+(?:have|incur|bear)\s+any\s+(?:liability|obligation)|neither\s+party|no\s+party)\b")
+_BY_REASON_OF = r"(?:by\s+reason\s+of|because\s+of|on\s+account\s+of|as\s+a\s+(?:result|consequence)\s+of|due\s+to|arising\s+(?:from|out\s+of)|upon|in\s+connection\s+with)"
+# what a distributor or agent loses when it is ended: compensation, its investments, its goodwill, the profits it expected
+_TERMINATION_LOSS = (r"\b(?:compensation|indemnit\w*|damages|reimbursement|severance|goodwill|clientele"
+                     r"|loss\s+of\s+(?:prospective\s+|anticipated\s+)?(?:profits|sales|investments?))")
 _PER_PERIOD = r"(?:.{0,120}?\b(?:per|each|every|in\s+any|a)\s+(?:calendar\s+|contract\s+|fiscal\s+)?(?:year|month|quarter|week)\b|\b(?:annual|monthly|quarterly))"
 
+_CAP: list[tuple[str, float]] = [
+    (r"\b(?:aggregate|total|maximum|cumulative|entire|collective)\s+liability\b", 2),
+    (r"\bliab\w*\b.{0,200}?\b(?:shall|will|may|does)\s+not\s+exceed", 3),
+    (r"\bliab\w*\b.{0,200}?\bnot\s+to\s+exceed", 3),
+    (r"\b(?:in\s+no\s+event|under\s+no\s+circumstances?)\b.{0,150}?\bliab\w*\b", 2.5),
+    (r"\bliab\w*\b.{0,200}?(?<!not\s)\b(?:limited|capped)\s+(?:to|at|in\s+amount)\b", 3),
+    # a second limit added to the first: "CONTRACTOR'S LIABILITY IS FURTHER LIMITED IN ANY EVENT ... TO ANY AMOUNT IT RECEIVED"
+    (r"\bliab\w*\b.{0,40}?\b(?:is|are|shall|will)\s+(?:be\s+)?(?:further|also|additionally)\s+(?:be\s+)?(?:limited|capped|restricted)\b", 3),
+    (r"\b(?:(?:shall|will)\s+(?:not|in\s+no\s+event)\s+(?:be\s+liable|have\s+any\s+liability)|(?:no|neither)\s+party\s+(?:shall|will)\s+(?:be\s+liable|have\s+any\s+liability))\b.{0,250}?\b(?:(?<!direct\sor\s)indirect|incidental|consequential|special|punitive|exemplary|lost\s+profits?|loss\s+of\s+(?:prospective\s+)?profits?|compensation)", 3),
+    (r"\bliab\w*\b.{0,200}?\b(?:is|are|shall\s+be)\s+(?:hereby\s+)?excluded\b", 3),
+    (r"\bexclud\w*\b.{0,40}?\b(?:consequential|indirect|incidental|punitive)\b.{0,40}?\bdamages\b", 3),
+    (r"\bwaives?\b.{0,60}?\bright\s+to\s+(?:recover|seek|claim)\b", 3),
+    # "in no event shall either party or its officers, directors or employees be liable ..."
+    (r"\bin\s+no\s+event\s+(?:shall|will)\s+(?:[\w',]+\s+){0,12}?(?:be\s+liable|have\s+any\s+liability)\b.{0,250}?\b(?:indirect|incidental|consequential|special|punitive|exemplary|lost\s+profits?)", 3),
+    (r"\bin\s+no\s+event\s+(?:shall|will)\b.{0,200}?\bliab\w*\b.{0,200}?\bexceed", 3),
+    # any exclusion of indirect loss: "under no circumstances will either party be liable ... for consequential
+    # damages", "each party waives any claim for punitive damages", "neither party shall be responsible for indirect loss"
+    # (only where the wordings above are absent, so that exclusions do not outrank the cap itself)
+    (r"^(?!.*\b(?:(?:shall|will)\s+(?:not|in\s+no\s+event)\s+(?:be\s+liable|have\s+any\s+liability)|(?:no|neither)\s+party\s+(?:shall|will)\s+(?:be\s+liable|have\s+any\s+liability)|in\s+no\s+event\s+(?:shall|will)\b))"
+     r".*?\b(?:not|no|neither|none|nor|waives?|waiver|excluded?|disclaims?)\b.{0,250}?\b(?:be\s+(?:held\s+)?(?:liable|responsible)|have\s+(?:any\s+)?liabilit\w*|recover\w*|claims?|seek)\b.{0,250}?\b(?:(?<!direct\sor\s)indirect|incidental(?!\s+to\b)|consequential|special|punitive|exemplary)\b", 3),
+    # "Maximum liability is ...", "each party's aggregate obligation will not exceed ..."
+    (r"\b(?:aggregate|total|maximum|cumulative)\s+(?:liability|obligation)s?\b.{0,200}?\b(?:is|are|shall\s+be|will\s+be|shall\s+not|will\s+not)\b", 1.5),
+    # a time bar on claims: "no action ... may be brought more than one (1) year after", "claims must be filed within nine (9) months"
+    (r"\b(?:actions?|claims?|suits?|proceedings?)\b.{0,200}?\b(?:must|shall|may)\s+(?:only\s+)?(?:be\s+)?(?:commenced|brought|filed|instituted|asserted)\b"
+     r".{0,80}?\b(?:within|more\s+than|after)\s+(?:a\s+period\s+of\s+)?(?:\w+\s+)?(?:\(\d+\)\s+)?(?:days?|months?|years?)\b", 3),
+    (r"\bcumulative\s+maximum\b|\bentire\s+(?:liability|obligation)\b", 3),
+    # a ceiling on what a claim can yield, without the word liability: "damages recoverable shall not exceed",
+    # "sums claimed under this indemnification shall not exceed" (not a ceiling on reimbursed expenses), "the Sponsor's aggregate obligation will not exceed"
+    (r"\b(?:damages|recover\w*|indemnif\w*|indemnit\w*|(?:aggregate|total|maximum|cumulative)\s+obligations?)\b.{0,200}?\b(?:shall|will|may|does|do)\s+not\s+(?:in\s+any\s+event\s+)?exceed", 3),
+    # "shall not be liable for any loss ... which in the aggregate exceeds the fees paid", "shall not be required to
+    # contribute any amount in excess of the price received"
+    (r"\b(?:not|no)\s+(?:[\w']+\s+){0,3}?(?:be\s+)?(?:liable|liability|required\s+to\s+(?:contribute|pay))\b.{0,200}?\b(?:exceeds?|in\s+excess\s+of)\s+"
+     r"(?:the\s+|an?\s+)?(?:aggregate\s+|total\s+)?(?:amounts?|sums?|total|fees?|price|charges|commissions?|payments?|compensation|consideration|US\$|\$|\d)", 3),
+    # "disclaims all obligations and liabilities for damages, including indirect ..."
+    (r"\bdisclaims?\s+(?:all\s+|any\s+)?(?:(?:obligations?|responsibilit\w+)\s+(?:and|or)\s+)?liabilit\w*\b.{0,250}?\b(?:indirect|incidental|consequential|special|punitive|exemplary|damages)\b", 3),
+    # recovery only of direct loss: "no liability for any damages other than direct damages", "claims shall be limited to actual and direct costs"
+    (r"\b(?:liab\w*|claims?|damages|recover\w*)\b.{0,120}?\b(?:other\s+than|except(?:\s+for)?|limited\s+to|only\s+for)\s+(?:actual\s+(?:and\s+)?)?direct\s+(?:damages|costs|losses)\b", 3),
+    # a party's liability for a kind of loss excluded outright: "the Reseller shall not be liable to the Company with respect to
+    # any loss resulting from the Company Products" (not a force majeure excuse, nor a loss of or damage to goods in transit)
+    (r"^(?!.*\b(?:force\s+majeure|beyond\s+(?:its|their|the\s+\w+'s)\s+(?:reasonable\s+)?control|acts?\s+of\s+god|in\s+transit)\b)"
+     r".*?\b(?:shall|will)\s+not\s+be\s+liable\s+to\s+(?:the\s+)?[\w-]+(?:\s+party)?\b.{0,200}?\b(?:with\s+respect\s+to|for|in\s+connection\s+with|in\s+respect\s+of)\s+"
+     r"(?:or\s+in\s+connection\s+with\s+)?(?:any|all)\s+(?:losses|loss|damages?|liabilit\w+|claims?)\b", 3),
+    (r"\bneither\s+party\s+shall\s+be\s+liable\b", 1),
+    (r"\blimitation\s+of\s+liability\b", 1.5),
+    # an exculpation of a manager or partner: "shall not be liable for any error of judgment or mistake of law"
+    (r"\b(?:not|no)\s+(?:be\s+)?liab\w*\b.{0,100}?\b(?:errors?\s+(?:of|in)\s+judg?ment|mistakes?\s+(?:of\s+law|or\s+errors?))", 3),
+    # liability made subject to limits, or an exclusion of it named as such: "each party's liability shall be subject to
+    # the following limitations", "the liability exclusion above also applies to employees"
+    (r"\bliab\w*\b.{0,150}?\bsubject\s+to\s+(?:the\s+)?(?:following\s+)?limitations\b|\bliability\s+exclusions?\b|\bexclusions?\s+of\s+liability\b", 3),
+    # "sole remedy", "sole obligation and liability" (not "the sole responsibility of", which assigns a task)
+    (r"\bsole\s+(?:and\s+exclusive\s+)?(?:remedy|remedies|liability|obligations?)\b", 3),
+    (r"\bexclusive\s+remedy\b", 1),
+    # no liability for another party's debts is a statement of who owes them, not a cap
+    (r"\bliab\w*\b.{0,60}?\bfor\s+(?:any\s+|the\s+)?debts?\b", -3),
+]
+# Limits the contract refers to without stating them here, or whose terms the filing redacted: the buyer's review reads
+# them as a cap to check by hand (never "missing"); CUAD's "Cap On Liability" labels only a cap whose terms are shown, so
+# its detector (`cap_on_liability`) leaves them out.
+_CAP_REFERRED: list[tuple[str, float]] = [
+    # limits stated elsewhere, or whose terms the filing redacted, referred to as such: "the limitations and exclusions set
+    # forth above in this clause 10 shall apply to the fullest extent permitted by law", "the foregoing limitations of
+    # liability shall survive", "LIMITATION OF LIABILITY. [***]"
+    # (a bare "subject to the limitations set forth in Section 4" may limit anything: a licence, a right to change a product)
+    (r"\b(?:limitations?\s+(?:and|or)\s+exclusions?|exclusions?\s+(?:and|or)\s+limitations?|(?:limitations?|exclusions?)\s+(?:of|on)\s+(?:liability|damages|remedies))\s+"
+     r"(?:(?:of|on)\s+(?:liability|damages|remedies)\s+)?(?:set\s+(?:forth|out)|contained|stated|provided|described)\s+(?:above|herein|(?:in|under)\s+(?:this|these|the\s+foregoing|(?:sections?|clauses?|articles?)\s+\d))"
+     r"|\b(?:the\s+)?(?:foregoing|above)\s+(?:limitations?|exclusions?)\s+(?:(?:and|or)\s+(?:limitations?|exclusions?)\s+)?(?:(?:of|on)\s+(?:liability|damages)\s+)?(?:shall|will|apply|applies)\b"
+     r".{0,150}?\b(?:damages?|liab\w*|loss(?:es)?|remed\w*|fail\w*\s+of\s+(?:its|their)\s+essential\s+purpose)\b", 3),
+    (r"\blimitations?\s+(?:of|on)\s+liability\W{0,6}(?:\[[^\]]{0,80}\]|\*{3,}|X{3,})", 3),
+]
+
 DETECTORS: dict[str, Detector] = {
-    "liability_cap": _d("liability_cap", [
-        (r"\b(?:aggregate|total|maximum|cumulative|entire|collective)\s+liability\b", 2),
-        (r"\bliab\w*\b.{0,200}?\b(?:shall|will|may|does)\s+not\s+exceed", 3),
-        (r"\bliab\w*\b.{0,200}?\bnot\s+to\s+exceed", 3),
-        (r"\b(?:in\s+no\s+event|under\s+no\s+circumstances?)\b.{0,150}?\bliab\w*\b", 2.5),
-        (r"\bliab\w*\b.{0,200}?(?<!not\s)\b(?:limited|capped)\s+(?:to|at|in\s+amount)\b", 3),
-        # a second limit added to the first: "CONTRACTOR'S LIABILITY IS FURTHER LIMITED IN ANY EVENT ... TO ANY AMOUNT IT RECEIVED"
-        (r"\bliab\w*\b.{0,40}?\b(?:is|are|shall|will)\s+(?:be\s+)?(?:further|also|additionally)\s+(?:be\s+)?(?:limited|capped|restricted)\b", 3),
-        (r"\b(?:(?:shall|will)\s+(?:not|in\s+no\s+event)\s+(?:be\s+liable|have\s+any\s+liability)|(?:no|neither)\s+party\s+(?:shall|will)\s+(?:be\s+liable|have\s+any\s+liability))\b.{0,250}?\b(?:(?<!direct\sor\s)indirect|incidental|consequential|special|punitive|exemplary|lost\s+profits?|loss\s+of\s+(?:prospective\s+)?profits?|compensation)", 3),
-        (r"\bliab\w*\b.{0,200}?\b(?:is|are|shall\s+be)\s+(?:hereby\s+)?excluded\b", 3),
-        (r"\bexclud\w*\b.{0,40}?\b(?:consequential|indirect|incidental|punitive)\b.{0,40}?\bdamages\b", 3),
-        (r"\bwaives?\b.{0,60}?\bright\s+to\s+(?:recover|seek|claim)\b", 3),
-        # "in no event shall either party or its officers, directors or employees be liable ..."
-        (r"\bin\s+no\s+event\s+(?:shall|will)\s+(?:[\w',]+\s+){0,12}?(?:be\s+liable|have\s+any\s+liability)\b.{0,250}?\b(?:indirect|incidental|consequential|special|punitive|exemplary|lost\s+profits?)", 3),
-        (r"\bin\s+no\s+event\s+(?:shall|will)\b.{0,200}?\bliab\w*\b.{0,200}?\bexceed", 3),
-        # any exclusion of indirect loss: "under no circumstances will either party be liable ... for consequential
-        # damages", "each party waives any claim for punitive damages", "neither party shall be responsible for indirect loss"
-        # (only where the wordings above are absent, so that exclusions do not outrank the cap itself)
-        (r"^(?!.*\b(?:(?:shall|will)\s+(?:not|in\s+no\s+event)\s+(?:be\s+liable|have\s+any\s+liability)|(?:no|neither)\s+party\s+(?:shall|will)\s+(?:be\s+liable|have\s+any\s+liability)|in\s+no\s+event\s+(?:shall|will)\b))"
-         r".*?\b(?:not|no|neither|none|nor|waives?|waiver|excluded?|disclaims?)\b.{0,250}?\b(?:be\s+(?:held\s+)?(?:liable|responsible)|have\s+(?:any\s+)?liabilit\w*|recover\w*|claims?|seek)\b.{0,250}?\b(?:(?<!direct\sor\s)indirect|incidental(?!\s+to\b)|consequential|special|punitive|exemplary)\b", 3),
-        # "Maximum liability is ...", "each party's aggregate obligation will not exceed ..."
-        (r"\b(?:aggregate|total|maximum|cumulative)\s+(?:liability|obligation)s?\b.{0,200}?\b(?:is|are|shall\s+be|will\s+be|shall\s+not|will\s+not)\b", 1.5),
-        # a time bar on claims: "no action ... may be brought more than one (1) year after", "claims must be filed within nine (9) months"
-        (r"\b(?:actions?|claims?|suits?|proceedings?)\b.{0,200}?\b(?:must|shall|may)\s+(?:only\s+)?(?:be\s+)?(?:commenced|brought|filed|instituted|asserted)\b"
-         r".{0,80}?\b(?:within|more\s+than|after)\s+(?:a\s+period\s+of\s+)?(?:\w+\s+)?(?:\(\d+\)\s+)?(?:days?|months?|years?)\b", 3),
-        (r"\bcumulative\s+maximum\b|\bentire\s+(?:liability|obligation)\b", 3),
-        # a ceiling on what a claim can yield, without the word liability: "damages recoverable shall not exceed",
-        # "sums claimed under this indemnification shall not exceed" (not a ceiling on reimbursed expenses), "the Sponsor's aggregate obligation will not exceed"
-        (r"\b(?:damages|recover\w*|indemnif\w*|indemnit\w*|(?:aggregate|total|maximum|cumulative)\s+obligations?)\b.{0,200}?\b(?:shall|will|may|does|do)\s+not\s+(?:in\s+any\s+event\s+)?exceed", 3),
-        # "shall not be liable for any loss ... which in the aggregate exceeds the fees paid", "shall not be required to
-        # contribute any amount in excess of the price received"
-        (r"\b(?:not|no)\s+(?:[\w']+\s+){0,3}?(?:be\s+)?(?:liable|liability|required\s+to\s+(?:contribute|pay))\b.{0,200}?\b(?:exceeds?|in\s+excess\s+of)\s+"
-         r"(?:the\s+|an?\s+)?(?:aggregate\s+|total\s+)?(?:amounts?|sums?|total|fees?|price|charges|commissions?|payments?|compensation|consideration|US\$|\$|\d)", 3),
-        # "disclaims all obligations and liabilities for damages, including indirect ..."
-        (r"\bdisclaims?\s+(?:all\s+|any\s+)?(?:(?:obligations?|responsibilit\w+)\s+(?:and|or)\s+)?liabilit\w*\b.{0,250}?\b(?:indirect|incidental|consequential|special|punitive|exemplary|damages)\b", 3),
-        # recovery only of direct loss: "no liability for any damages other than direct damages", "claims shall be limited to actual and direct costs"
-        (r"\b(?:liab\w*|claims?|damages|recover\w*)\b.{0,120}?\b(?:other\s+than|except(?:\s+for)?|limited\s+to|only\s+for)\s+(?:actual\s+(?:and\s+)?)?direct\s+(?:damages|costs|losses)\b", 3),
-        (r"\bneither\s+party\s+shall\s+be\s+liable\b", 1),
-        (r"\blimitation\s+of\s+liability\b", 1.5),
-        # an exculpation of a manager or partner: "shall not be liable for any error of judgment or mistake of law"
-        (r"\b(?:not|no)\s+(?:be\s+)?liab\w*\b.{0,100}?\b(?:errors?\s+(?:of|in)\s+judg?ment|mistakes?\s+(?:of\s+law|or\s+errors?))", 3),
-        # liability made subject to limits, or an exclusion of it named as such: "each party's liability shall be subject to
-        # the following limitations", "the liability exclusion above also applies to employees"
-        (r"\bliab\w*\b.{0,150}?\bsubject\s+to\s+(?:the\s+)?(?:following\s+)?limitations\b|\bliability\s+exclusions?\b|\bexclusions?\s+of\s+liability\b", 3),
-        # "sole remedy", "sole obligation and liability" (not "the sole responsibility of", which assigns a task)
-        (r"\bsole\s+(?:and\s+exclusive\s+)?(?:remedy|remedies|liability|obligations?)\b", 3),
-        (r"\bexclusive\s+remedy\b", 1),
-        # no liability for another party's debts is a statement of who owes them, not a cap
-        (r"\bliab\w*\b.{0,60}?\bfor\s+(?:any\s+|the\s+)?debts?\b", -3),
-    ], title=r"limitation|liabilit"),
+    "liability_cap": _d("liability_cap", _CAP + _CAP_REFERRED, title=r"limitation|liabilit"),
+    "cap_on_liability": _d("cap_on_liability", _CAP, title=r"limitation|liabilit"),
     "uncapped_liability": _d("uncapped_liability", [
         (r"\bindemnif(?:y|ies|ied)\b", 2),
         (r"\bindemnification\b", 1),
         (r"\bhold\s+(?:\w+\s+){0,3}harmless\b", 1.5),
         (r"\bdefend\b", 1),
+        # a party promising it: "MMI shall indemnify Dragon in respect of the same", "will reimburse the Customer and hold it
+        # harmless", "will defend and indemnity the Buyer" (the noun written for the verb); never "shall not indemnify", nor
+        # "shall maintain professional indemnity insurance"
+        (r"\b(?:shall|will|must|agrees?\s+to|undertakes?\s+to|hereby)\s+(?:(?!not\b|never\b|no\b)[\w,]+\s+){0,4}?"
+         r"(?:indemnif(?:y|ies)\b|hold\s+(?:\w+\s+){0,3}harmless\b|indemnity\s+(?!(?i:insurance|cover|polic))(?:and\s+hold\s+harmless\s+)?(?:the\s+)?(?-i:[A-Z]))", 1.5),
+        # defending the other party against claims (the usual shape of an infringement indemnity): "will defend the Customer
+        # against a claim that the Software infringes a patent and pay the costs and damages finally awarded"
+        (r"\b(?:shall|will|must|agrees?\s+to|undertakes?\s+to)\s+(?:\w+\s+(?:and|or)\s+)?defend\b.{0,80}?\b(?:against|from)\s+(?:any\s+|a\s+|all\s+|each\s+|every\s+|that\s+|such\s+|the\s+)?"
+         r"(?:third[\s-]part(?:y|ies)\s+)?(?:claims?|suits?|actions?|proceedings?|demands?)\b", 1.5),
+        # and pay what the claim costs: "pay the costs and damages finally awarded", "any amounts agreed in settlement"
+        (r"\bpay\w*\s+(?:[\w,]+\s+){0,3}?(?:costs?|damages|amounts?|sums?)\b.{0,80}?\b(?:(?:finally\s+)?award(?:ed|s)|(?:agreed|agrees)\s+(?:to\s+)?in\s+(?:a\s+|any\s+)?(?:final\s+)?settlement)\b", 1),
         (r"\b(?:unlimited\s+liability|without\s+limit(?:ation)?\s+(?:as\s+to\s+amount|of\s+liability))", 2),
         (r"\bthird[\s-]part(?:y|ies)\b", 0.5),
     ], title=r"indemn"),
@@ -199,6 +253,13 @@ DETECTORS: dict[str, Detector] = {
         (r"\b(?:late\s+payments?|overdue|past\s+due|unpaid)\b.{0,120}?\binterest\b", 1.5),
         # a period the filing blanked out is still a payment term (checked by hand): "payable within [Redacted] following ..."
         (r"\b(?:pay|paid|payable|payment|due|remit)\w*\b.{0,100}?\bwithin\s+(?:\[[^\]]{0,60}\]|\*{3,}|_{3,})", 3),
+        # a period the filing blanked out, counted from the invoice: "payment shall be due [*] days following receipt of the invoice"
+        (r"\b(?:pay|paid|payable|payment|due)\w*\b.{0,100}?(?:\[[^\]]{0,20}\]|\*{3,})\s*(?:business\s+|calendar\s+)?days?\s+(?:after|following|from|of)\s+"
+         r"(?:the\s+)?(?:[\w']+\s+){0,2}?(?:receipt|date)\s+of\s+(?:the\s+|an?\s+|such\s+|each\s+)?invoices?\b", 3),
+        # the terms of payment set by a schedule, statement of work or order form: "shall pay the Service Fee in accordance with
+        # Schedule 1", "shall bill the Company as set forth in the relevant Statement of Work" (checked there by hand)
+        (rf"\b(?:shall|will|must|agrees?\s+to)\s+(?:pay|bill|invoice)\b[^.;]{{0,120}}?\b(?:fees?|charges?|prices?|compensation|remuneration|amounts?)\b[^.;]{{0,120}}?{_SCHEDULED}"
+         rf"|\b(?:shall|will|must|agrees?\s+to)\s+(?:bill|invoice)\b[^.;]{{0,60}}?{_SCHEDULED}", 3),
         (r"\b(?:payable|paid)\s+in\s+advance\b", 2),
         # payment before the work: "a prepayment of $1,900 ... the remaining $3,100 on completion", "a down payment of 40% with
         # the balance due upon delivery", "payable upon signing"
@@ -210,9 +271,9 @@ DETECTORS: dict[str, Detector] = {
         (r"^(?!.*\b(?:repair|replac|defect|warrant|re-?perform|correct|cure|remed))"
          r".*?\b(?:provided|supplied|licen[cs]ed|granted|delivered|furnished|made\s+available|performed|hosted)\s+(?:to\s+\w+\s+)?"
          r"(?:at\s+no\s+(?:additional\s+)?(?:charge|cost|fee)|free\s+of\s+(?:any\s+)?(?:charge|cost)|without\s+(?:any\s+)?(?:charge|fee))", 3.5),
-        # the terms kept elsewhere: "shall pay the fees as set out in the Fee Schedule", "agrees to compensate Contractor as set
-        # forth in each Statement of Work", "payable in accordance with the applicable Order Form" (present; the period is there)
-        (r"\b(?:pay|compensate|reimburse|remunerate)\w*\b[^.;]{0,80}?\b(?:as\s+(?:set\s+(?:out|forth)|specified|described|provided|"
+        # the same with other words for paying: "agrees to compensate Contractor as set forth in each Statement of Work",
+        # "payable in accordance with the applicable Order Form" (present; the period is there)
+        (r"\b(?:compensat\w*|reimburs\w*|remunerat\w*|payable)\b[^.;]{0,80}?\b(?:as\s+(?:set\s+(?:out|forth)|specified|described|provided|"
          r"stated|detailed|listed)|in\s+accordance\s+with|pursuant\s+to)\b[^.;]{0,60}?\b(?:schedules?|exhibits?|appendi(?:x|ces)|"
          r"annex(?:es)?|attachments?|statements?\s+of\s+work|sows?|orders?(?:\s+forms?)?|price\s+lists?|quotations?|proposals?)\b", 3),
         (r"\binvoices?\b[^.;]{0,40}?\b(?:submitted|issued|rendered|sent)\b", 2),
@@ -337,10 +398,16 @@ DETECTORS: dict[str, Detector] = {
         (r"\bnothing\s+in\s+this\s+agreement\s+(?:restricts|prevents|shall\s+restrict)\b.{0,80}?\b(?:business|compet)", 3),
     ], title=r"compet|solicit|restrict"),
     "warranty": _d("warranty", [
-        (r"\bwarrant(?:s|y|ies|ed)\b", 1.5),
+        (r"\bwarrant(?:s|y|ies|ed)\b|\b(?:shall|will|must|hereby|and)\s+warrant\b(?!\s+(?:to\s+(?:purchase|acquire|subscribe)|holders?|shares?))", 1.5),
         (r"\bwarranty\s+period\b", 2),
-        (r"\bfree\s+(?:from|of)\s+(?:\w+\s+){0,2}defects\b", 2),
+        (r"\bfree\s+(?:from|of)\s+(?:\w+\s+){0,2}defects?\b", 2),
+        # the warranty's own object: "defects in design, workmanship and materials", "defects in material or manufacture"
+        (r"\bdefects?\s+in\s+(?:(?:the\s+)?(?:design|materials?|workmanship|manufacture|manufacturing|title|packaging)\W+(?:and\s+|or\s+)?){1,4}", 1),
         (r"\b(?:conform|comply)\w*\b.{0,60}?\bspecifications?\b", 1),
+        # a party warranting that the goods meet what was agreed: "shall warrant compliance with the agreed acceptance criteria",
+        # "warrants that each batch will conform to the Certificate of Analysis" (not compliance with the law)
+        (r"\bwarrant\w*\s+(?:that\s+)?(?:[\w-]+\s+){0,6}?(?:conform\w*|compl(?:y|ies|iance)|meets?)\b[^.;]{0,80}?"
+         r"\b(?:specifications?|criteria|standards?|samples?|descriptions?|drawings|certificates?)\b", 1.5),
         (r"\bas\s+is\b", 1.5),
         (r"\bdisclaim\w*\b.{0,100}?\bwarrant", 1),
         (rf"\bwarrant\w*\b.{{0,150}}?\b{_DUR}|\b{_DUR}\b.{{0,100}}?\bwarrant", 1.5),
@@ -352,7 +419,12 @@ DETECTORS: dict[str, Detector] = {
         (r"\b(?:not|neither)\b.{0,40}?\b(?:liable|oblig\w*|responsible)\b.{0,30}?\b(?:for|to\s+pay)\s+(?:any\s+)?(?:early\s+)?(?:termination|cancell?ation)\s+(?:fees?|charges?|payments?)", -3),
         (r"\bshall\s+credit\b|\bfor\s+each\s+(?:\w+\s+){0,2}(?:day|week)\s+of\s+delay\b", 3),
         (r"\bservice[\s-]level\s+credits?\b|\bservice\s+credits?\b", 3),
-        (r"\b(?:early\s+)?(?:termination|cancellation)\s+(?:fee|charge|payment|penalty)s?\b", 3),
+        (r"\b(?:early\s+)?(?:termination|cancell?ation|rescheduling|reschedule)\s+(?:fee|charge|payment|penalty)s?\b", 3),
+        # a fixed share of the price payable for orders cancelled, rescheduled or not taken: "Customer shall be liable to pay
+        # 100% of the Contract Price of such cancelled Products", "if the Buyer reschedules an order, it shall pay [*]% of
+        # the order value"
+        (rf"{_ORDER_CHANGED}.{{0,250}}?\b(?:pay|paid|payable|liable|charged?|invoiced?|owe)\w*\b.{{0,100}}?{_SHARE_OF_PRICE}"
+         rf"|\b(?:pay|paid|payable|liable|charged?|invoiced?|owe)\w*\b.{{0,100}}?{_SHARE_OF_PRICE}.{{0,150}}?{_ORDER_CHANGED}", 3),
         (r"\bpenalt(?:y|ies)\b", 1.5),
         (r"\bnot\s+(?:be\s+)?(?:deemed\s+)?(?:a\s+)?penalty\b", 1),
         # a credit for goods sent back is a refund, not damages: "shall credit the price of the returned Products"
@@ -434,6 +506,12 @@ DETECTORS: dict[str, Detector] = {
         (r"\b(?:security|data)\s+(?:breach|incident)\b|\bbreach\s+of\s+(?:data\s+)?security\b|\bpersonal\s+data\s+breach\b", 2.5),
         (r"\bGDPR\b|\bHIPAA\b|\bprotected\s+health\s+information\b|\bdata\s+controller\b|\bdata\s+processor\b", 2),
         (r"\bprocess\w*\b.{0,60}?\b(?:personal|customer|client|buyer)\s+data\b", 2),
+        # personal information held to the purposes of the contract: "in no case may the Servicer use any consumer's nonpublic
+        # personal information for any purpose other than as provided in this Agreement", "personal data shall be processed
+        # solely to perform the Services"
+        (r"\b(?:use|uses|used|disclose[sd]?|process(?:es|ed)?|share[sd]?)\b.{0,120}?\b(?:personal|personally\s+identifiable|identifiable)\s+(?:[\w-]+\s+){0,2}?(?:data|information)\b"
+         r".{0,160}?\b(?:(?:any|no)\s+(?:other\s+)?purposes?\s+other\s+than|solely|only|except\s+as)\b"
+         r"|\b(?:personal|personally\s+identifiable|identifiable)\s+(?:[\w-]+\s+){0,2}?(?:data|information)\b.{0,100}?\b(?:(?:only|solely)\s+(?:be\s+)?(?:used|processed|disclosed)|(?:used|processed|disclosed)\s+(?:only|solely))\b", 1.5),
     ], title=r"data|privacy"),
     # what the buyer gives up: a sole remedy, warranty disclaimers, termination rights or compensation
     "sole_remedy": _d("sole_remedy", [
@@ -447,26 +525,46 @@ DETECTORS: dict[str, Detector] = {
     ], threshold=3.5, title=r"remed|warrant"),
     "warranty_disclaimer": _d("warranty_disclaimer", [
         (r"\bdisclaim\w*\b.{0,200}?\b(?:warrant|representations?|conditions?)", 3),
-        (r"\b(?:makes?|gives?|grants?)\s+no\s+(?:other\s+)?(?:\w+\s+){0,3}?(?:warrant|representation)", 3),
+        (r"\b(?:makes?|gives?|grants?)\s+no\s+(?:other\s+)?(?:[\w,]+\s+){0,4}?(?:warrant|representation)", 3),
         (r"\b(?:neither|nor)\b.{0,40}?\b(?:makes?|gives?|grants?)\s+any\s+(?:other\s+)?(?:\w+\s+){0,3}?(?:warrant|representation)", 3),
         (r"\bas[\s-]+is\b|\bwith\s+all\s+faults\b", 2.5),
         (r"\bimplied\s+warrant\w*|\bmerchantab\w*|\bfitness\s+for\s+(?:a|any)\s+particular\s+purpose|\bnon-?infringement\b", 1.5),
         (r"\bin\s+lieu\s+of\s+(?:all\s+)?(?:other\s+)?(?:warrant|representation|condition)", 3),
         (r"\bwarrant\w*\b.{0,100}?\b(?:are|is)\s+(?:hereby\s+)?(?:excluded|disclaimed)\b|\b(?:exclud|disclaim)\w*\s+(?:all\s+)?(?:other\s+)?(?:\w+\s+){0,2}warrant", 2),
+        # terms, conditions or warranties implied by law excluded, wherever the clause sits (an entire-agreement clause, the
+        # general terms): "to the exclusion of any terms implied by applicable law", "all conditions, warranties and other terms
+        # implied by statute or common law are excluded", "the Supplier excludes all implied conditions"
+        (rf"\b(?:exclu(?:de|des|ded|ding|sion)|disclaim\w*|waive[sd]?|negate[sd]?)\b.{{0,100}}?{_IMPLIED_TERMS}"
+         rf"|{_IMPLIED_TERMS}.{{0,150}}?\b(?:(?:are|is|be|been)\s+(?:hereby\s+)?(?:expressly\s+)?(?:excluded|disclaimed|waived|negated)|(?:shall|will|do|does)\s+not\s+apply)\b", 3),
+        # none to be implied: "no terms implied by trade usage or course of dealing shall apply", "no other warranty shall be implied"
+        (r"\bno\s+(?:other\s+)?(?:terms?|conditions?|warrant(?:y|ies)|representations?)\b(?:[^.;]{0,80}?\bimplied\b[^.;]{0,80}?\b(?:shall|will)\s+apply"
+         r"|[^.;]{0,40}?\b(?:shall|will|is|are)\s+(?:to\s+)?be\s+implied)", 3),
+        # what keeps implied terms instead: "nothing in this Agreement excludes the conditions implied by statute as to title",
+        # "this clause does not exclude any warranty implied by law that cannot be excluded"
+        (r"\bnothing\b.{0,80}?\b(?:exclude|excludes|limit|limits|restrict|restricts|affect|affects)\b|\b(?:does|do|shall|will)\s+not\s+(?:exclude|limit|restrict)\b", -3),
     ], threshold=3.0, title=r"warrant|disclaim"),
     "termination_rights": _d("termination_rights", [
         (r"\bwaiv\w*\b.{0,150}?\b(?:terminat\w*|cancel\w*|expir\w*|non-?renewal)\b.{0,120}?\b(?:compensation|indemnit\w*|damages|goodwill|rights?|claims?)", 4),
         (r"\bwaiv\w*\b.{0,120}?\b(?:compensation|indemnit\w*|goodwill|claims?)\b.{0,150}?\b(?:terminat\w*|cancel\w*|expir\w*|non-?renewal)", 4),
         (r"\b(?:no|not\s+be\s+(?:entitled|liable|obligated|obliged|required)|neither\s+party)\b.{0,120}?\b(?:compensation|indemnit\w*|damages|payment|reimbursement|severance)\b.{0,120}?"
          r"\b(?:by\s+reason\s+of|on\s+account\s+of|as\s+a\s+(?:result|consequence)\s+of|because\s+of|arising\s+(?:from|out\s+of)|upon|in\s+connection\s+with|due\s+to)\s+(?:the\s+|any\s+|such\s+)?(?:\w+\s+){0,2}?(?:terminat|expir|non-?renewal|cancel)", 4),
+        # the end named between the party released and the compensation: "X shall not be liable to Y because of such termination
+        # for compensation, reimbursement or damages", "neither party shall have any liability to the other by reason of the
+        # expiration of this Agreement for loss of prospective profits"
+        (rf"{_NOT_OWED}.{{0,120}}?\b{_BY_REASON_OF}\s+(?:the\s+|any\s+|such\s+|its\s+)?(?:\w+\s+){{0,2}}?(?:terminat|expir|non-?renewal|cancel)\w*\b"
+         rf".{{0,200}}?{_TERMINATION_LOSS}", 4),
         (r"\b(?:goodwill|clientele|customer\s+base|investments?|prospective\s+(?:profits|sales))\b.{0,150}?\b(?:terminat|expir|non-?renewal)", 1),
         (r"\b(?:may|shall\s+be\s+entitled\s+to)\s+(?:only|solely)\s+terminate|\b(?:only|solely)\s+(?:be\s+)?(?:entitled\s+to\s+)?terminat\w*\s+(?:this\s+agreement\s+)?(?:if|in\s+the\s+(?:following|event)|as\s+set|for\s+the\s+(?:following|reasons))", 3.5),
         (r"\bwaives?\s+(?:any\s+|all\s+|its\s+)?(?:\w+\s+){0,2}rights?\s+to\s+(?:terminate|cancel|rescind)|\bno\s+right\s+to\s+(?:terminate|cancel|rescind)", 4),
         # the end named first: "upon expiry or termination for any reason, the Distributor shall not be entitled to any
         # compensation", "on termination, no indemnity for goodwill shall be payable"
-        (r"\b(?:upon|on|after|following|by\s+reason\s+of|in\s+the\s+event\s+of|as\s+a\s+(?:result|consequence)\s+of)\s+(?:the\s+|any\s+|such\s+)?(?:\w+\s+){0,3}?"
-         r"(?:terminat|expir|non-?renewal|cancel)\w*\b.{0,200}?\b(?:no|not\s+be\s+entitled\s+to|waives?|(?:shall|will)\s+not\s+(?:claim|seek|receive|be\s+paid|be\s+owed))\b"
-         r".{0,80}?\b(?:compensation|indemnit\w*|damages|severance|goodwill|reimbursement)", 4),
+        # (also "if the Agent is terminated for ..., the Agent will not be entitled to compensation of any kind", "in the event of
+        # termination, the Supplier shall not be liable to the Dealer ... for damages")
+        (r"\b(?:(?:upon|on|after|following|by\s+reason\s+of|in\s+the\s+event\s+of|as\s+a\s+(?:result|consequence)\s+of)\s+(?:the\s+|any\s+|such\s+)?(?:\w+\s+){0,3}?"
+         r"|(?:if|where|should|when)\s+(?:\w+\s+){0,4}?(?:is|are|be|has\s+been)\s+)"
+         r"(?:terminat|expir|non-?renewal|cancel)\w*\b.{0,200}?\b(?:no|not\s+be\s+(?:entitled\s+to|liable)|waives?|(?:shall|will)\s+not\s+(?:claim|seek|receive|be\s+paid|be\s+owed)"
+         r"|(?:have|has|incur|bear)\s+no\s+liability|not\s+(?:have|incur|bear)\s+any\s+liability)\b"
+         r".{0,120}?\b(?:compensation|indemnit\w*|damages|severance|goodwill|reimbursement)", 4),
         # a waiver of the law that protects a distributor or agent when it is ended: "waives the benefit of any law of the
         # Territory requiring just cause or compensation for termination", "waives any rights under the Commercial Agents Regulations"
         (r"\bwaiv\w*\b.{0,80}?\b(?:benefit|protection|rights?|provisions?|application)\b.{0,60}?\b(?:laws?|statutes?|regulations?|acts?|codes?|decrees?|legislation|ordinances?)\b"
@@ -477,12 +575,14 @@ DETECTORS: dict[str, Detector] = {
 
 
 _EXCLUSIVITY_WORDS = ("exclusiv", "sole ", "only ", "requirements", "other", "additional", "third", "alternative")
+_CAP_WORDS = ("liab", "exceed", "excess", "remed", "damage", "recover", "maximum", "obligation", "responsib", "claim", "waive", "action", "suit", "proceeding")
 _KEYWORDS: dict[str, tuple[str, ...]] = {
-    "liability_cap": ("liab", "exceed", "excess", "remed", "damage", "recover", "maximum", "obligation", "responsib", "claim", "waive", "action", "suit", "proceeding"),
+    "liability_cap": _CAP_WORDS + ("limitation", "exclusion"),
+    "cap_on_liability": _CAP_WORDS,
     "uncapped_liability": ("indemn", "harmless", "defend", "unlimited", "without limit"),
     "termination_convenience": ("terminat", "terminab", "cancel", "convenience", "without cause", "for any reason", "cease", "discontinu", "by either"),
     "auto_renewal": ("renew", "extend", "extension", "evergreen", "tacit", "prolong", "until", "automatic", "year to year", "year-to-year"),
-    "payment_terms": ("pay", "invoice", "net ", "due", "remit", "settle", "charge", "deposit", "balance", "remaining", "free of",
+    "payment_terms": ("pay", "invoice", "net ", "due", "remit", "settle", "charge", "deposit", "balance", "remaining", "free of", "bill",
                       "compensat", "reimburs", "remunerat"),
     "price_changes": ("price", "pricing", "fee", "rate", "charge", "favo", "cpi", "index", "%", "percent", "cost"),
     "governing_law": ("law",),
@@ -495,7 +595,8 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     "compete_restriction": ("compet", "engage", "business", "trade", "similar", "directly or indirectly", "itself or", "independently or"),
     "warranty": ("warrant", "defect", "specification", "as is", "as-is"),
     "warranty_duration": ("warrant", "defect", "reject", "conform", "inspect", "discrepan", "accept", "meet", "comply", "damaged", "shelf"),
-    "liquidated_damages": ("liquidated", "credit", "penalt", "termination", "cancellation", "delay", "fee", "charge"),
+    "liquidated_damages": ("liquidated", "credit", "penalt", "termination", "cancel", "delay", "fee", "charge", "reschedul", "postpon",
+                           "take delivery", "taken delivery"),
     "liquidated_damages_clause": ("liquidated", "fee", "charge", "payment", "pay ", "penalt", "delay", "late", "past", "beyond", "overdue", "compensation", "salary", "remuneration", "wages"),
     "minimum_commitment": ("target", "quota", "benchmark", "minimum", "take", "shortfall", "guarantee", "committed", "at least", "less than",
                            "achiev", "meet", "reach", "attain", "generat", "below", "firm", "binding", "cancel", "irrevocab", "commit", "units",
@@ -512,7 +613,7 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     "survival": ("surviv", "continu", "remain", "perpetuity", "indefinite", "after", "following"),
     "breach_notice": ("notif", "breach", "incident"),
     "sole_remedy": ("remed", "sole", "entire", "only"),
-    "warranty_disclaimer": ("disclaim", "warrant", "as is", "as-is", "all faults", "merchantab", "fitness", "representation"),
+    "warranty_disclaimer": ("disclaim", "warrant", "as is", "as-is", "all faults", "merchantab", "fitness", "representation", "implied"),
     "termination_rights": ("waiv", "terminat", "cancel", "compensation", "indemnit", "expir", "renewal"),
 }
 DETECTORS = {key: replace(detector, keywords=_KEYWORDS[key]) for key, detector in DETECTORS.items()}
