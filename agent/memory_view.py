@@ -21,13 +21,38 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 
-from langchain_core.messages import BaseMessage, SystemMessage
+from langchain_core.messages import AIMessage, BaseMessage, SystemMessage, ToolMessage
 
 from agent.prompts import MEMORY_PREAMBLE
 from memory.block import merged_findings
 from tools.recall import ABSENT, KEY_FINDING, MOVED, MOVED_LINE, heading_key
 
-__all__ = ["ABSENT", "KEY_FINDING", "UNUSED_AFTER", "clause_locations", "heading_key", "memory_unused", "open_places"]
+__all__ = ["ABSENT", "GRAPH_MADE", "KEY_FINDING", "UNUSED_AFTER", "clause_locations", "graph_turn", "heading_key",
+           "made_by_graph", "memory_unused", "open_places"]
+
+# The graph's own turn before the model's first (graphs.analyze.graph_first_calls): the places memory
+# keeps and this contract bears out, assessed by the graph. Its AI message and tool results carry
+# `made_by: graph` (and call ids with this prefix), so nobody takes them for the model's.
+GRAPH_MADE = "graph"
+GRAPH_CALL_PREFIX = "graph-memory-"
+GRAPH_TURN_TEXT = ("Before the first turn, the review graph (not the model) assessed the places where reviews of "
+                   "similar contracts kept these clause types and this contract bears them out. The results "
+                   "below are the tools' answers: record a finding from one (record_finding), or assess "
+                   "elsewhere where you disagree or the answer names another section.")
+
+
+def made_by_graph(message: BaseMessage) -> bool:
+    """Whether a message is part of the graph's own turn (`graph_turn`), not the model's."""
+    return (message.additional_kwargs or {}).get("made_by") == GRAPH_MADE
+
+
+def graph_turn(calls: Sequence[dict], results: Sequence[ToolMessage]) -> list[BaseMessage]:
+    """The graph's own turn: an AI message whose calls the graph made (ids `GRAPH_CALL_PREFIX` +
+    n, as given), and their results, each marked `made_by: graph`; pairs whole, as a model's turn."""
+    mark = {"made_by": GRAPH_MADE}
+    turn = AIMessage(GRAPH_TURN_TEXT, tool_calls=list(calls), name=GRAPH_MADE, additional_kwargs=mark)
+    return [turn, *(r.model_copy(update={"additional_kwargs": {**(r.additional_kwargs or {}), **mark}})
+                    for r in results)]
 
 def _refs(numbers: list[int]) -> str:
     return "[" + ",".join(str(n) for n in numbers) + "]"
@@ -98,7 +123,8 @@ def memory_unused(messages: Sequence[BaseMessage], examined: Sequence[dict], too
     """Whether the model has shown, over its first `UNUSED_AFTER` steps, that it does not use the
     places memory served: it has not asked `recall_locations`, and it has assessed no served place
     of a clause type before a search for that type showed it (`examined`: what the tools showed,
-    in order, kept by the graph). Such a model is no longer sent the places."""
+    in order, kept by the graph; the graph's own assessments before the first turn are not the
+    model's). Such a model is no longer sent the places."""
     if steps < UNUSED_AFTER or "recall_locations" in tools_called:
         return False
     served = served_places(messages)
@@ -106,7 +132,7 @@ def memory_unused(messages: Sequence[BaseMessage], examined: Sequence[dict], too
         return False
     searched: set[str] = set()
     for entry in examined:
-        if not isinstance(entry, dict):
+        if not isinstance(entry, dict) or entry.get("by") == GRAPH_MADE:  # the graph's, not the model's
             continue
         clause_type = str(entry.get("clause_type") or "")
         if entry.get("tool") == "find_clauses":

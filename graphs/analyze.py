@@ -1,5 +1,11 @@
 """analyze: the reviewer's tool loop, with working-memory compression before every model step.
 
+With memory on, the loop starts with the graph's own turn (`memory_first`, `graph_first_calls`):
+the calls the agent asks for from what memory served and this contract bears out (the contract
+agent assesses each confirmed remembered place), run through the model's tools and put into the
+messages and `examined` as the graph's, so any model finds those assessments done; they are counted
+as `graph_calls`, apart from the model's `tool_calls`.
+
 The loop ends when the model answers without tool calls and every clause type of the playbook
 has a finding, or when the step budget is used up (model turns; derived from the playbook's size,
 `Settings.step_budget`). A turn of prose or nothing while clause types are still open (a small
@@ -40,13 +46,22 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.message import REMOVE_ALL_MESSAGES
 from langgraph.prebuilt import ToolNode
 from langgraph.runtime import Runtime
+from langgraph.types import Command
 
-from agent.memory_view import memory_unused, open_places
+from agent.memory_view import (
+    GRAPH_CALL_PREFIX,
+    GRAPH_MADE,
+    graph_turn,
+    made_by_graph,
+    memory_unused,
+    open_places,
+)
 from agent.model_errors import cannot_call_tools, raise_for_setup
 from agent.models import history_token_budget, model_name
 from agent.settings import Settings
 from graphs.context import ReviewContext, RunScope, run_scope
 from graphs.memory_steps import MEMORY_TOOLS
+from graphs.memory_steps import steps as memory_steps
 from graphs.review_state import next_call, open_sentence, run_state
 from graphs.state import AnalyzeOutput, ReviewState, add_usage, call_usage
 from memory.graph import emit
@@ -303,6 +318,48 @@ def reviewer_step(state: ReviewState, runtime: Runtime[ReviewContext]) -> dict:
     return update
 
 
+_TOOLS_BY_NAME = {t.name: t for t in ALL_TOOLS}
+
+
+def graph_first_calls(state: dict[str, Any]) -> dict:
+    """The graph's own turn before the model's first: the calls the agent asks for from what memory
+    served and this contract bears out (`MemoryAgent.first_calls`: the contract agent assesses each
+    confirmed place), run through the same tools as the model's calls and answered the same way.
+    The update adds the turn and its results to the messages (marked as the graph's:
+    `agent.memory_view.graph_turn`), what the tools showed to `examined` (marked `by: graph`, so
+    record_finding accepts a finding there as after the model's own assessment, with the same
+    `other_side` / `elsewhere` rule), and counts the calls as `graph_calls`, apart from the
+    model's `tool_calls`. {} when there is nothing to call."""
+    wanted = [c for c in memory_steps.agent.first_calls(state) if c.get("name") in _TOOLS_BY_NAME]
+    calls, results, examined = [], [], []
+    for number, call in enumerate(wanted, start=1):
+        tool_call = {"name": call["name"], "args": dict(call.get("args") or {}), "id": f"{GRAPH_CALL_PREFIX}{number}",
+                     "type": "tool_call"}
+        try:
+            answer = _TOOLS_BY_NAME[call["name"]].invoke({**tool_call, "args": {**tool_call["args"], "state": state}})
+        except Exception:  # noqa: BLE001  a call the tool refuses is left to the model, not made for it
+            continue
+        update = answer.update if isinstance(answer, Command) else {"messages": [answer]}
+        messages = [m for m in update.get("messages") or [] if isinstance(m, ToolMessage)]
+        if len(messages) != 1 or _is_error(messages[0]):
+            continue
+        calls.append(tool_call)
+        results.append(messages[0])
+        examined += [{**entry, "by": GRAPH_MADE} for entry in update.get("examined") or []]
+    if not calls:
+        return {}
+    return {"messages": graph_turn(calls, results), "examined": examined,
+            "usage": add_usage(state.get("usage"), {"graph_calls": len(calls)})}
+
+
+def memory_first(state: ReviewState, runtime: Runtime[ReviewContext]) -> dict:
+    """Before the model's first turn, with memory on: the graph's own turn (`graph_first_calls`)."""
+    if not run_scope(runtime).use_memory or state.get("steps") or \
+            any(made_by_graph(m) for m in state.get("messages") or []):
+        return {}
+    return graph_first_calls(dict(state))
+
+
 def route(state: ReviewState) -> str:
     last = state["messages"][-1]
     if isinstance(last, AIMessage) and last.tool_calls:
@@ -314,9 +371,11 @@ def route(state: ReviewState) -> str:
 
 def build_analyze() -> StateGraph:
     builder = StateGraph(ReviewState, context_schema=ReviewContext, output_schema=AnalyzeOutput)
+    builder.add_node("memory_first", memory_first)
     builder.add_node("reviewer", reviewer_step)
     builder.add_node("tools", ToolNode(ALL_TOOLS, handle_tool_errors=tool_error_message))
-    builder.add_edge(START, "reviewer")
+    builder.add_edge(START, "memory_first")
+    builder.add_edge("memory_first", "reviewer")
     builder.add_conditional_edges("reviewer", route, ["tools", "reviewer", END])
     builder.add_edge("tools", "reviewer")
     return builder
