@@ -57,6 +57,9 @@ TITLE_LINES = 3  # the title is read from the first lines of the contract that h
 OUTLINE_SECTIONS = 200  # headings a search sends (of a contract with hundreds of sections: the first)
 HEADING_CHARS = 80  # a longer "heading" is text the sectioner took for one: memory keeps none of it
 FIRST_CALLS_PER_TYPE = 2  # remembered sections of one clause type the graph assesses before the first turn
+# what the graph's assessments leave out (the model reads them on every turn until it records):
+# record_finding records assess_clause's own rationale and recommendation when they are omitted
+FIRST_CALLS_OMIT = ("rationale", "recommendation", "start", "end")
 
 
 TITLE_NOUNS = ("agreement", "contract")  # a title ends with one of these, a longer first line is cut there
@@ -222,7 +225,8 @@ class ContractMemoryAgent(MemoryAgent):
             places = locations.get(name) or []
             sections = [str(p["section"]) for p in places if p.get("section")]
             for section in sections[:FIRST_CALLS_PER_TYPE]:
-                calls.append({"name": "assess_clause", "args": {"clause_type": name, "section": section}})
+                calls.append({"name": "assess_clause", "args": {"clause_type": name, "section": section},
+                              "omit": FIRST_CALLS_OMIT})
                 if check.settled(name, section):  # nothing names another section: the next place is not needed
                     break
             if not sections and any(p.get("absent") for p in places):

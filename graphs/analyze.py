@@ -55,6 +55,7 @@ from agent.memory_view import (
     made_by_graph,
     memory_unused,
     open_places,
+    recorded_graph_results,
 )
 from agent.model_errors import cannot_call_tools, raise_for_setup
 from agent.models import history_token_budget, model_name
@@ -261,8 +262,11 @@ def reviewer_step(state: ReviewState, runtime: Runtime[ReviewContext]) -> dict:
     try:
         # the memory block's places for clause types already recorded are not sent again, and none
         # once the model has shown it does not use them (agent.memory_view)
-        unused = memory_unused(messages, state.get("examined") or [], state.get("tools_called") or [], steps - 1)
-        answer = bound.invoke(open_places(messages, None if unused else set(clause_types(state)) - set(missing)))
+        unused = memory_unused(messages, state.get("examined") or [], state.get("tools_called") or [], steps - 1,
+                               state.get("findings") or [])
+        recorded = set(clause_types(state)) - set(missing)
+        # and the graph's own assessments of clause types recorded since are sent shortened
+        answer = bound.invoke(open_places(recorded_graph_results(messages, recorded), None if unused else recorded))
     except Exception as exc:
         raise_for_setup(exc, role="reviewer", model=res.reviewer)  # a setup mistake: exit 3
         if ctx.services.served or settings.checkpointer != "memory":
@@ -321,6 +325,22 @@ def reviewer_step(state: ReviewState, runtime: Runtime[ReviewContext]) -> dict:
 _TOOLS_BY_NAME = {t.name: t for t in ALL_TOOLS}
 
 
+OMITTED_NOTE = "left out of this answer, made by the graph before your first turn (the tool gives them when called)"
+
+
+def _without(message: ToolMessage, keys: Any) -> ToolMessage:
+    """A JSON tool answer without `keys`, and a note naming what was left out."""
+    try:
+        data = json.loads(str(message.content))
+    except json.JSONDecodeError:
+        return message
+    left_out = [k for k in keys if isinstance(data, dict) and k in data]
+    if not left_out:
+        return message
+    kept = {k: v for k, v in data.items() if k not in left_out} | {"omitted": f"{', '.join(left_out)}: {OMITTED_NOTE}"}
+    return message.model_copy(update={"content": json.dumps(kept, ensure_ascii=False)})
+
+
 def graph_first_calls(state: dict[str, Any]) -> dict:
     """The graph's own turn before the model's first: the calls the agent asks for from what memory
     served and this contract bears out (`MemoryAgent.first_calls`: the contract agent assesses each
@@ -344,7 +364,7 @@ def graph_first_calls(state: dict[str, Any]) -> dict:
         if len(messages) != 1 or _is_error(messages[0]):
             continue
         calls.append(tool_call)
-        results.append(messages[0])
+        results.append(_without(messages[0], call.get("omit") or ()))
         examined += [{**entry, "by": GRAPH_MADE} for entry in update.get("examined") or []]
     if not calls:
         return {}

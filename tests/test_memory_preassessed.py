@@ -134,3 +134,24 @@ def test_the_graph_turn_is_marked_and_pairs_are_whole():
         ("assess_clause", "governing_law"), ("find_clauses", "sole_remedy")]
     assert update["usage"]["graph_calls"] == 2 and update["usage"]["tool_calls"] == 0
     assert graph_first_calls({**state, "episodes": []}) == {}
+
+
+def test_the_graphs_results_of_recorded_clause_types_are_sent_shortened():
+    """Once a clause type has a finding, the model is sent the graph's assessment of it shortened
+    (where and what it read), so a model does not pay for it again on every turn; the graph's own
+    history keeps the whole answer, and the model's own results are never shortened."""
+    from agent.memory_view import recorded_graph_results
+
+    state = {"contract": _kestrel(), "messages": [],
+             "episodes": [_episode('governing_law in section 15.1 "Governing Law": deviation (medium)',
+                                   'liability_cap in section 8.2 "Limitation of Liability": deviation (high)'
+                                   ).model_dump(mode="json")]}
+    messages = graph_first_calls(state)["messages"]
+    own = ToolMessage(messages[1].content, tool_call_id="model-7", name="assess_clause")
+    sent = recorded_graph_results([*messages, own], {"governing_law"})
+    shortened = {json.loads(m.content)["clause_type"]: json.loads(m.content) for m in sent[1:3]}
+    assert set(shortened["governing_law"]) == {"clause_type", "section", "found", "verdict", "severity", "note"}
+    assert "quote" in shortened["liability_cap"]  # not recorded yet: the whole answer
+    assert sent[3].content == own.content and sent[0] is messages[0]
+    assert "quote" in json.loads(messages[1].content)  # the history is unchanged
+    assert recorded_graph_results(messages, set()) == messages

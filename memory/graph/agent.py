@@ -229,7 +229,9 @@ class MemoryAgent:
     def first_calls(self, state: Mapping[str, Any]) -> list[dict[str, Any]]:
         """Tool calls the graph makes itself before the model's first turn, from what memory
         served and the current input bears out (`{"name": tool, "args": {...}}`, each a call of the
-        agent's own tools, answered as the model's calls are). None by default."""
+        agent's own tools, answered as the model's calls are; `"omit": [keys]` leaves those keys
+        out of a JSON answer, saying so, where the model needs less than the whole answer). None
+        by default."""
         return []
 
     def recalled(self, state: Mapping[str, Any], recalled: Recalled) -> Recalled:
