@@ -29,7 +29,7 @@ from memory.block import merged_findings
 from tools.recall import ABSENT, KEY_FINDING, MOVED, MOVED_LINE, heading_key
 
 __all__ = ["ABSENT", "GRAPH_MADE", "KEY_FINDING", "UNUSED_AFTER", "clause_locations", "graph_turn", "heading_key",
-           "made_by_graph", "memory_unused", "open_places", "recorded_graph_results"]
+           "graph_results_redone", "made_by_graph", "memory_unused", "open_places", "recorded_graph_results"]
 
 # The graph's own turn before the model's first (graphs.analyze.graph_first_calls): the places memory
 # keeps and this contract bears out, assessed by the graph. Its AI message and tool results carry
@@ -53,7 +53,9 @@ RECORDED_NOTE = "the graph's assessment before your first turn; this clause type
 
 def recorded_graph_results(messages: Sequence[BaseMessage], recorded: Collection[str]) -> list[BaseMessage]:
     """The messages as the reviewer is sent them: a result of the graph's own turn (`graph_turn`)
-    whose clause type has a finding now keeps only where and what it read, and says so; the
+    whose clause type is in `recorded` (has a finding now; every clause type once the model has
+    shown it redoes the graph's assessments: `graph_results_redone`) keeps only where and what it
+    read, and says so; the
     model needs no more of it, as it needs no directions to a clause it has recorded
     (`open_places`). Pairs stay whole, and the graph's history is unchanged."""
     if not recorded:
@@ -70,6 +72,22 @@ def recorded_graph_results(messages: Sequence[BaseMessage], recorded: Collection
                 message = message.model_copy(update={"content": json.dumps(short, ensure_ascii=False)})
         out.append(message)
     return out
+
+
+def graph_results_redone(examined: Sequence[dict]) -> bool:
+    """Whether the model assessed again a place the graph had assessed before its first turn
+    (`examined`: entries `by: graph`, and the model's own): a model that does so does not use the
+    graph's results, which it is then sent shortened (`recorded_graph_results`)."""
+    by_graph: set[tuple[str, str]] = set()
+    for entry in examined:
+        if not isinstance(entry, dict) or entry.get("tool") != "assess_clause":
+            continue
+        pairs = {(str(entry.get("clause_type")), str(entry.get(k))) for k in ("asked", "section") if entry.get(k)}
+        if entry.get("by") == GRAPH_MADE:
+            by_graph |= pairs
+        elif pairs & by_graph:
+            return True
+    return False
 
 
 def graph_turn(calls: Sequence[dict], results: Sequence[ToolMessage]) -> list[BaseMessage]:

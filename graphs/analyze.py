@@ -51,6 +51,7 @@ from langgraph.types import Command
 from agent.memory_view import (
     GRAPH_CALL_PREFIX,
     GRAPH_MADE,
+    graph_results_redone,
     graph_turn,
     made_by_graph,
     memory_unused,
@@ -265,8 +266,11 @@ def reviewer_step(state: ReviewState, runtime: Runtime[ReviewContext]) -> dict:
         unused = memory_unused(messages, state.get("examined") or [], state.get("tools_called") or [], steps - 1,
                                state.get("findings") or [])
         recorded = set(clause_types(state)) - set(missing)
-        # and the graph's own assessments of clause types recorded since are sent shortened
-        answer = bound.invoke(open_places(recorded_graph_results(messages, recorded), None if unused else recorded))
+        # and the graph's own assessments of clause types recorded since are sent shortened (all of
+        # them once the model has assessed again a place the graph had assessed: it does not use them)
+        redone = graph_results_redone(state.get("examined") or [])
+        answer = bound.invoke(open_places(recorded_graph_results(messages, set(clause_types(state)) if redone else recorded),
+                                          None if unused else recorded))
     except Exception as exc:
         raise_for_setup(exc, role="reviewer", model=res.reviewer)  # a setup mistake: exit 3
         if ctx.services.served or settings.checkpointer != "memory":
@@ -373,8 +377,10 @@ def graph_first_calls(state: dict[str, Any]) -> dict:
 
 
 def memory_first(state: ReviewState, runtime: Runtime[ReviewContext]) -> dict:
-    """Before the model's first turn, with memory on: the graph's own turn (`graph_first_calls`)."""
-    if not run_scope(runtime).use_memory or state.get("steps") or \
+    """Before the model's first turn, with memory on: the graph's own turn (`graph_first_calls`).
+    Only where memory is served at all: a run whose memory block is empty (nothing recalled, or
+    the block filtered to nothing: `ReviewContext.memory_block_filter`) gets no graph turn either."""
+    if not run_scope(runtime).use_memory or not state.get("memory_block") or state.get("steps") or \
             any(made_by_graph(m) for m in state.get("messages") or []):
         return {}
     return graph_first_calls(dict(state))

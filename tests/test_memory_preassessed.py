@@ -155,3 +155,13 @@ def test_the_graphs_results_of_recorded_clause_types_are_sent_shortened():
     assert sent[3].content == own.content and sent[0] is messages[0]
     assert "quote" in json.loads(messages[1].content)  # the history is unchanged
     assert recorded_graph_results(messages, set()) == messages
+
+
+def test_a_model_that_redoes_the_graphs_assessments_is_sent_them_shortened():
+    from agent.memory_view import graph_results_redone
+
+    graph = [{"tool": "assess_clause", "clause_type": "warranty", "section": "5.2", "asked": "5.2", "by": "graph"}]
+    elsewhere = [{"tool": "assess_clause", "clause_type": "warranty", "section": "6.1", "asked": "6.1"}]
+    again = [{"tool": "assess_clause", "clause_type": "warranty", "section": "5.2", "asked": "5.2"}]
+    assert not graph_results_redone(graph) and not graph_results_redone(graph + elsewhere)
+    assert graph_results_redone(graph + again)
