@@ -24,7 +24,7 @@ from typing import Any
 
 from langchain_core.messages import AIMessage
 
-from agent.memory_view import clause_locations, heading_key
+from agent.memory_view import clause_locations, heading_key, made_by_graph
 from agent.offline.digest import render, state_digest
 from agent.offline.progress import finding_line
 from agent.prompts import EXTRACT_INSTRUCTIONS
@@ -56,6 +56,10 @@ KIND_WORDS = frozenset("""
 TITLE_LINES = 3  # the title is read from the first lines of the contract that hold letters
 OUTLINE_SECTIONS = 200  # headings a search sends (of a contract with hundreds of sections: the first)
 HEADING_CHARS = 80  # a longer "heading" is text the sectioner took for one: memory keeps none of it
+FIRST_CALLS_PER_TYPE = 2  # remembered sections of one clause type the graph assesses before the first turn
+# what the graph's assessments leave out (the model reads them on every turn until it records):
+# record_finding records assess_clause's own rationale and recommendation when they are omitted
+FIRST_CALLS_OMIT = ("rationale", "recommendation", "start", "end")
 
 
 TITLE_NOUNS = ("agreement", "contract")  # a title ends with one of these, a longer first line is cut there
@@ -162,7 +166,8 @@ class ContractMemoryAgent(MemoryAgent):
     def tools_used(self, state: Mapping[str, Any]) -> list[str]:
         # what analyze kept of the tools called (the messages lose what compression replaced)
         calls = [*(state.get("tools_called") or []),
-                 *(c["name"] for m in state.get("messages") or [] if isinstance(m, AIMessage) for c in m.tool_calls)]
+                 *(c["name"] for m in state.get("messages") or [] if isinstance(m, AIMessage) and not made_by_graph(m)
+                   for c in m.tool_calls)]
         return list(dict.fromkeys(calls))
 
     def record(self, state: Mapping[str, Any], profile: TaskProfile, observed: Observed) -> RunArtifacts:
@@ -198,6 +203,35 @@ class ContractMemoryAgent(MemoryAgent):
             update={"key_findings": check.lines(scored.item.key_findings)})}) for scored in recalled.episodes]
         facts = [scored for scored in recalled.facts if check.fact_holds(scored.item.text)]
         return Recalled(episodes=episodes, facts=facts, procedure=recalled.procedure)
+
+    def first_calls(self, state: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """What the graph assesses itself before the reviewer's first turn: per clause type of the
+        run's playbook, the remembered sections this contract bears out (`tools.recall`: the tools
+        read the clause there, under its number here), best episode first, with `assess_clause`,
+        up to the first whose answer names no other section (at most `FIRST_CALLS_PER_TYPE`);
+        else, for a remembered absence that holds here, `find_clauses`. The answers are the tools' own: where another provision competes,
+        the assessment names it (`other_side`, `elsewhere`) and memory decides nothing."""
+        contract = state.get("contract")
+        episodes = state.get("episodes") or []
+        if not contract or not contract.get("text") or not episodes:
+            return []
+        playbook = _playbook(state)
+        remembered = [[str(line) for line in ((e.get("item") if isinstance(e, Mapping) else None) or {})
+                       .get("key_findings") or []] for e in episodes]
+        check = LocationCheck(Contract.model_validate(contract), playbook)
+        locations = check.locations(remembered)
+        calls: list[dict[str, Any]] = []
+        for name in playbook.clause_types:
+            places = locations.get(name) or []
+            sections = [str(p["section"]) for p in places if p.get("section")]
+            for section in sections[:FIRST_CALLS_PER_TYPE]:
+                calls.append({"name": "assess_clause", "args": {"clause_type": name, "section": section},
+                              "omit": FIRST_CALLS_OMIT})
+                if check.settled(name, section):  # nothing names another section: the next place is not needed
+                    break
+            if not sections and any(p.get("absent") for p in places):
+                calls.append({"name": "find_clauses", "args": {"clause_type": name}})
+        return calls
 
     def parties(self, state: Mapping[str, Any]) -> list[str]:
         """The contract's parties as its preamble names them (supplier, buyer, any other role): a

@@ -12,7 +12,8 @@ protects, rationale, `also` (the other provisions of its clause type), the reque
 drafted for this contract (`recommendation`, `redline`, `headline`: tools/detection/redline.py),
 and `memory`: what the retrieved episodes
 remembered of its clause type, whether that pointed to the finding's place and whether the
-current text confirmed it, see agent/provenance.py), `usage` (tool calls, language-model calls,
+current text confirmed it, see agent/provenance.py), `usage` (the model's tool calls, the calls
+the graph made itself from memory before the model's first turn (`graph_calls`), language-model calls,
 stand-in calls, tokens: input tokens include cached input; cache reads and writes also on their
 own), `memory` (`episodes`, `facts`, `procedure`, `writes`: what was retrieved for the run and
 what it stored, and `extraction`: how the run was distilled for memory, with any failure),
@@ -44,7 +45,7 @@ FINDING_FIELDS = ("clause_type", "section", "citation", "quote", "start", "end",
 # Verdicts that need no change (a `missing` clause whose absence is the standard needs none either).
 SETTLED = ("standard", "favourable", "not_applicable")
 SUMMARY_SHOWN = 10  # asks listed in the executive summary of text, Markdown and HTML (JSON: all)
-USAGE_FIELDS = ("tool_calls", "model_calls", "stand_in_calls", "input_tokens", "output_tokens",
+USAGE_FIELDS = ("tool_calls", "graph_calls", "model_calls", "stand_in_calls", "input_tokens", "output_tokens",
                 "cache_read_tokens", "cache_write_tokens")
 
 
@@ -275,6 +276,8 @@ def memory_used_line(report: dict[str, Any]) -> str:
 def usage_line(usage: dict[str, Any]) -> str:
     """What was really called: language-model calls and stand-in calls are never mixed up."""
     parts = [f"{usage.get('tool_calls', 0)} tool calls"]
+    if usage.get("graph_calls"):  # memory's confirmed places, assessed by the graph before the first turn
+        parts[0] += f" (and {usage['graph_calls']} made by the graph from memory)"
     model, stand_in = int(usage.get("model_calls", 0)), int(usage.get("stand_in_calls", 0))
     if model or not stand_in:
         parts.append(f"{model} language-model calls")

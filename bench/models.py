@@ -5,7 +5,10 @@ test doubles of `bench.doubles` as `package.module:factory`), so every role (rev
 extraction) is that model. Each sequence (`sample_contracts/sequences.json`) is reviewed in order
 on a fresh data folder per model, every contract with memory (learning as it goes) and without.
 Per model and contract: outcome (with memory: the outcome the episode stored), clause types
-recorded, planted deviations found, tool calls, tokens, the on/off ratios, what memory stored
+recorded, planted deviations found, tool calls (the model's own; the calls the graph made itself
+before the model's first turn, assessing memory's confirmed places, apart as graph calls, and the
+3rd contract's ratio once more with them), tokens (what the model read, the graph's results
+included), the on/off ratios, what memory stored
 (episode, facts confirmed, procedure proposed) and how many of the places memory remembered for a
 clause type were wrong for this contract (the finding is elsewhere, or memory's place was not
 confirmed by the current text). The loop's own counters (model steps, nudges, compressions,
@@ -52,7 +55,7 @@ def _row(report: dict[str, Any], expected: dict[str, Any], path: Path, clause_ty
         "outcome": report["outcome"], "recorded": len(report["findings"]),
         "complete": len({f["clause_type"] for f in report["findings"]}) == len(clause_types),
         "deviations_found": scored["deviations_found"], "deviations_planted": scored["deviations_planted"],
-        "recall": scored["recall"], "tool_calls": usage["tool_calls"],
+        "recall": scored["recall"], "tool_calls": usage["tool_calls"], "graph_calls": int(usage.get("graph_calls", 0)),
         "tokens": usage["input_tokens"] + usage["output_tokens"],
         "episode_written": bool(writes.get("episode")), "facts_confirmed": len(writes.get("facts_confirmed") or []),
         "procedure_proposed": bool(writes.get("procedure_proposed")),
@@ -90,6 +93,9 @@ def run_model(label: str, spec: str, sequences: tuple[str, ...], limit: int | No
                         steps.advance(label=f"{label}: {path.stem} (memory {key})")
                         row[key] = _row(report, sequence.rows[path.stem], path, clause_types, time.perf_counter() - start)
                     row["tool_ratio"] = round(row["on"]["tool_calls"] / max(1, row["off"]["tool_calls"]), 3)
+                    # the model's calls and the graph's (memory's places assessed before its first turn)
+                    row["all_tool_ratio"] = round((row["on"]["tool_calls"] + row["on"]["graph_calls"])
+                                                  / max(1, row["off"]["tool_calls"] + row["off"]["graph_calls"]), 3)
                     row["token_ratio"] = round(row["on"]["tokens"] / max(1, row["off"]["tokens"]), 3)
                     runs.append(row)
         finally:
@@ -116,9 +122,11 @@ def summarise(sequences: list[dict[str, Any]]) -> dict[str, Any]:
         "deviations_found_off": total("deviations_found", "off"), "deviations_found_on": total("deviations_found", "on"),
         "recall_worse_with_memory": [r["contract"] for r in runs if r["on"]["recall"] < r["off"]["recall"]],
         "tool_calls_off": round(total("tool_calls", "off") / n, 1), "tool_calls_on": round(total("tool_calls", "on") / n, 1),
+        "graph_calls_off": round(total("graph_calls", "off") / n, 1), "graph_calls_on": round(total("graph_calls", "on") / n, 1),
         "tokens_off": round(total("tokens", "off") / n), "tokens_on": round(total("tokens", "on") / n),
         "first_token_ratio": [s["runs"][0]["token_ratio"] for s in sequences if s["runs"]],
         "third_tool_ratio": [r["tool_ratio"] for r in thirds],
+        "third_all_tool_ratio": [r["all_tool_ratio"] for r in thirds],
         "episodes_written": total("episode_written", "on"), "facts_confirmed": total("facts_confirmed", "on"),
         "procedures_proposed": total("procedure_proposed", "on"),
         "hints_served": total("hints_served", "on"), "hints_wrong": total("hints_wrong", "on"),
@@ -139,7 +147,7 @@ def run(*, models: dict[str, str] | None = None, sequences: tuple[str, ...] = SE
     return {"sequences": list(sequences), "limit": limit, "models": results}
 
 
-COLUMNS = ["model", "contract", "outcome", "recorded", "deviations found", "tool calls", "tokens",
+COLUMNS = ["model", "contract", "outcome", "recorded", "deviations found", "tool calls", "graph calls", "tokens",
            "on/off: tools, tokens", "memory stored", "hints wrong"]
 _SHORT = {"COMPLETED": "C", "PARTIAL": "P", "FAILED": "F", "UNKNOWN": "?"}
 
@@ -161,14 +169,16 @@ def table_rows(result: dict[str, Any]) -> list[list[str]]:
                              f"{_SHORT.get(off['outcome'], off['outcome'])} / {_SHORT.get(on['outcome'], on['outcome'])}",
                              f"{off['recorded']} / {on['recorded']}",
                              f"{off['deviations_found']} / {on['deviations_found']} of {off['deviations_planted']}",
-                             f"{off['tool_calls']} / {on['tool_calls']}", f"{_k(off['tokens'])} / {_k(on['tokens'])}",
+                             f"{off['tool_calls']} / {on['tool_calls']}", f"{off['graph_calls']} / {on['graph_calls']}",
+                             f"{_k(off['tokens'])} / {_k(on['tokens'])}",
                              f"{r['tool_ratio']:.2f}, {r['token_ratio']:.2f}", ", ".join(stored) or "-",
                              f"{on['hints_wrong']} of {on['hints_served']}"])
     return rows
 
 
 SUMMARY_COLUMNS = ["model", "completed", "complete, stored PARTIAL/FAILED", "recorded per contract",
-                   "deviations found", "tool calls per contract", "tokens per contract", "3rd contract tools on/off",
+                   "deviations found", "tool calls per contract", "graph calls per contract",
+                   "tokens per contract", "3rd contract tools on/off", "3rd contract with the graph's calls",
                    "1st contract tokens on/off", "episodes, facts, procedures", "hints wrong"]
 LOOP_COLUMNS = ["model", "memory", "model steps", "nudges", "compressions", "summaries rejected", "repeated batches",
                 "calls normalised", "tool errors"]
@@ -181,8 +191,10 @@ def summary_rows(result: dict[str, Any]) -> list[list[str]]:
         rows.append([model["model"], f"{s['completed_off']} / {s['completed_on']} of {s['contracts']}",
                      str(s["complete_stored_not_completed"]), f"{s['recorded_off']} / {s['recorded_on']}",
                      f"{s['deviations_found_off']} / {s['deviations_found_on']} of {s['deviations_planted']}",
-                     f"{s['tool_calls_off']} / {s['tool_calls_on']}", f"{_k(s['tokens_off'])} / {_k(s['tokens_on'])}",
+                     f"{s['tool_calls_off']} / {s['tool_calls_on']}", f"{s['graph_calls_off']} / {s['graph_calls_on']}",
+                     f"{_k(s['tokens_off'])} / {_k(s['tokens_on'])}",
                      ", ".join(f"{x:.2f}" for x in s["third_tool_ratio"]) or "-",
+                     ", ".join(f"{x:.2f}" for x in s["third_all_tool_ratio"]) or "-",
                      ", ".join(f"{x:.2f}" for x in s["first_token_ratio"]) or "-",
                      f"{s['episodes_written']}, {s['facts_confirmed']}, {s['procedures_proposed']}",
                      f"{s['hints_wrong']} of {s['hints_served']}"])

@@ -1,5 +1,11 @@
 """analyze: the reviewer's tool loop, with working-memory compression before every model step.
 
+With memory on, the loop starts with the graph's own turn (`memory_first`, `graph_first_calls`):
+the calls the agent asks for from what memory served and this contract bears out (the contract
+agent assesses each confirmed remembered place), run through the model's tools and put into the
+messages and `examined` as the graph's, so any model finds those assessments done; they are counted
+as `graph_calls`, apart from the model's `tool_calls`.
+
 The loop ends when the model answers without tool calls and every clause type of the playbook
 has a finding, or when the step budget is used up (model turns; derived from the playbook's size,
 `Settings.step_budget`). A turn of prose or nothing while clause types are still open (a small
@@ -40,13 +46,24 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.message import REMOVE_ALL_MESSAGES
 from langgraph.prebuilt import ToolNode
 from langgraph.runtime import Runtime
+from langgraph.types import Command
 
-from agent.memory_view import memory_unused, open_places
+from agent.memory_view import (
+    GRAPH_CALL_PREFIX,
+    GRAPH_MADE,
+    graph_results_redone,
+    graph_turn,
+    made_by_graph,
+    memory_unused,
+    open_places,
+    recorded_graph_results,
+)
 from agent.model_errors import cannot_call_tools, raise_for_setup
 from agent.models import history_token_budget, model_name
 from agent.settings import Settings
 from graphs.context import ReviewContext, RunScope, run_scope
 from graphs.memory_steps import MEMORY_TOOLS
+from graphs.memory_steps import steps as memory_steps
 from graphs.review_state import next_call, open_sentence, run_state
 from graphs.state import AnalyzeOutput, ReviewState, add_usage, call_usage
 from memory.graph import emit
@@ -246,8 +263,14 @@ def reviewer_step(state: ReviewState, runtime: Runtime[ReviewContext]) -> dict:
     try:
         # the memory block's places for clause types already recorded are not sent again, and none
         # once the model has shown it does not use them (agent.memory_view)
-        unused = memory_unused(messages, state.get("examined") or [], state.get("tools_called") or [], steps - 1)
-        answer = bound.invoke(open_places(messages, None if unused else set(clause_types(state)) - set(missing)))
+        unused = memory_unused(messages, state.get("examined") or [], state.get("tools_called") or [], steps - 1,
+                               state.get("findings") or [])
+        recorded = set(clause_types(state)) - set(missing)
+        # and the graph's own assessments of clause types recorded since are sent shortened (all of
+        # them once the model has assessed again a place the graph had assessed: it does not use them)
+        redone = graph_results_redone(state.get("examined") or [])
+        answer = bound.invoke(open_places(recorded_graph_results(messages, set(clause_types(state)) if redone else recorded),
+                                          None if unused else recorded))
     except Exception as exc:
         raise_for_setup(exc, role="reviewer", model=res.reviewer)  # a setup mistake: exit 3
         if ctx.services.served or settings.checkpointer != "memory":
@@ -303,6 +326,66 @@ def reviewer_step(state: ReviewState, runtime: Runtime[ReviewContext]) -> dict:
     return update
 
 
+_TOOLS_BY_NAME = {t.name: t for t in ALL_TOOLS}
+
+
+OMITTED_NOTE = "left out of this answer, made by the graph before your first turn (the tool gives them when called)"
+
+
+def _without(message: ToolMessage, keys: Any) -> ToolMessage:
+    """A JSON tool answer without `keys`, and a note naming what was left out."""
+    try:
+        data = json.loads(str(message.content))
+    except json.JSONDecodeError:
+        return message
+    left_out = [k for k in keys if isinstance(data, dict) and k in data]
+    if not left_out:
+        return message
+    kept = {k: v for k, v in data.items() if k not in left_out} | {"omitted": f"{', '.join(left_out)}: {OMITTED_NOTE}"}
+    return message.model_copy(update={"content": json.dumps(kept, ensure_ascii=False)})
+
+
+def graph_first_calls(state: dict[str, Any]) -> dict:
+    """The graph's own turn before the model's first: the calls the agent asks for from what memory
+    served and this contract bears out (`MemoryAgent.first_calls`: the contract agent assesses each
+    confirmed place), run through the same tools as the model's calls and answered the same way.
+    The update adds the turn and its results to the messages (marked as the graph's:
+    `agent.memory_view.graph_turn`), what the tools showed to `examined` (marked `by: graph`, so
+    record_finding accepts a finding there as after the model's own assessment, with the same
+    `other_side` / `elsewhere` rule), and counts the calls as `graph_calls`, apart from the
+    model's `tool_calls`. {} when there is nothing to call."""
+    wanted = [c for c in memory_steps.agent.first_calls(state) if c.get("name") in _TOOLS_BY_NAME]
+    calls, results, examined = [], [], []
+    for number, call in enumerate(wanted, start=1):
+        tool_call = {"name": call["name"], "args": dict(call.get("args") or {}), "id": f"{GRAPH_CALL_PREFIX}{number}",
+                     "type": "tool_call"}
+        try:
+            answer = _TOOLS_BY_NAME[call["name"]].invoke({**tool_call, "args": {**tool_call["args"], "state": state}})
+        except Exception:  # noqa: BLE001  a call the tool refuses is left to the model, not made for it
+            continue
+        update = answer.update if isinstance(answer, Command) else {"messages": [answer]}
+        messages = [m for m in update.get("messages") or [] if isinstance(m, ToolMessage)]
+        if len(messages) != 1 or _is_error(messages[0]):
+            continue
+        calls.append(tool_call)
+        results.append(_without(messages[0], call.get("omit") or ()))
+        examined += [{**entry, "by": GRAPH_MADE} for entry in update.get("examined") or []]
+    if not calls:
+        return {}
+    return {"messages": graph_turn(calls, results), "examined": examined,
+            "usage": add_usage(state.get("usage"), {"graph_calls": len(calls)})}
+
+
+def memory_first(state: ReviewState, runtime: Runtime[ReviewContext]) -> dict:
+    """Before the model's first turn, with memory on: the graph's own turn (`graph_first_calls`).
+    Only where memory is served at all: a run whose memory block is empty (nothing recalled, or
+    the block filtered to nothing: `ReviewContext.memory_block_filter`) gets no graph turn either."""
+    if not run_scope(runtime).use_memory or not state.get("memory_block") or state.get("steps") or \
+            any(made_by_graph(m) for m in state.get("messages") or []):
+        return {}
+    return graph_first_calls(dict(state))
+
+
 def route(state: ReviewState) -> str:
     last = state["messages"][-1]
     if isinstance(last, AIMessage) and last.tool_calls:
@@ -314,9 +397,11 @@ def route(state: ReviewState) -> str:
 
 def build_analyze() -> StateGraph:
     builder = StateGraph(ReviewState, context_schema=ReviewContext, output_schema=AnalyzeOutput)
+    builder.add_node("memory_first", memory_first)
     builder.add_node("reviewer", reviewer_step)
     builder.add_node("tools", ToolNode(ALL_TOOLS, handle_tool_errors=tool_error_message))
-    builder.add_edge(START, "reviewer")
+    builder.add_edge(START, "memory_first")
+    builder.add_edge("memory_first", "reviewer")
     builder.add_conditional_edges("reviewer", route, ["tools", "reviewer", END])
     builder.add_edge("tools", "reviewer")
     return builder

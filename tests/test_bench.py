@@ -350,5 +350,8 @@ def test_models_runs_every_double_memory_off_and_on_and_counts_what_memory_store
         summary = model["summary"]
         assert summary["episodes_written"] == 2 and summary["deviations_planted"] > 0
         assert summary["tool_calls_on"] > 0 and len(summary["first_token_ratio"]) == 1
+        # the graph's own assessments of memory's places are counted apart, and only with memory
+        assert summary["graph_calls_off"] == 0 and runs[0]["on"]["graph_calls"] == 0
+        assert runs[1]["on"]["graph_calls"] > 0, model["model"]
     terse = doc["models"][3]["summary"]
     assert terse["loop_off"]["calls_normalised"] > 0  # its miscased tool names and enums reached the tools

@@ -98,5 +98,13 @@ def test_places_of_recorded_clause_types_are_not_sent_again_and_unused_memory_gi
     assert not memory_unused(messages, searched_first, ["find_clauses"], steps=2)  # too early to tell
     assert not memory_unused(messages, searched_first[1:], ["assess_clause"], steps=3)  # went to memory's place
     assert not memory_unused(messages, [], ["recall_locations"], steps=5)  # asked memory through the tool
+    # the graph assessed memory's place before the first turn: that is not the model using memory,
+    # but recording the finding there without a search of its own is
+    by_graph = [{"tool": "assess_clause", "clause_type": "warranty", "section": "5.2", "asked": "5.2", "by": "graph"}]
+    assert memory_unused(messages, by_graph, ["record_finding"], steps=3)
+    assert not memory_unused(messages, by_graph, ["record_finding"], steps=3,
+                             findings=[{"clause_type": "warranty", "section": "5.2"}])
+    assert memory_unused(messages, by_graph + searched_first, ["record_finding"], steps=3,
+                         findings=[{"clause_type": "warranty", "section": "5.2"}])  # it searched first
     bare = open_places(messages, None)[0].content
     assert UNUSED_NOTE in bare and "Key findings" not in bare and "Every place was checked" not in bare

@@ -103,7 +103,7 @@ def test_json_report_has_the_documented_fields(reviewer):
     report = reviewer(use_memory=False).review_path(SAMPLES / "northwind_msa_01.txt")
     assert {"contract", "run_id", "outcome", "incomplete", "findings", "usage"} <= set(report)
     assert report["incomplete"] is None
-    assert set(report["usage"]) == {"tool_calls", "model_calls", "stand_in_calls", "input_tokens", "output_tokens",
+    assert set(report["usage"]) == {"tool_calls", "graph_calls", "model_calls", "stand_in_calls", "input_tokens", "output_tokens",
                                     "cache_read_tokens", "cache_write_tokens"}
     # the offline stand-in's calls are reported as its own, not as language-model calls
     assert report["usage"]["model_calls"] == 0 and report["usage"]["stand_in_calls"] > 0

@@ -14,7 +14,9 @@ need to know about a run they ask the agent, through one object implementing `Me
   state and judges only what needs judgement (approach, patterns, facts, procedure);
 - what to keep out of memory (`private_names`) and what of the recalled memory to serve
   (`recalled`, a hook that sees the current input before the block is composed; `findings_view`
-  lays out the past results in the block).
+  lays out the past results in the block), and what the graph may do with it before the model's
+  first turn (`first_calls`: calls of the agent's own tools, e.g. assessing a remembered place the
+  current input bears out, whose answers the model then reads as tool results).
 
 Every method but the two class attributes has a default that reads a named key of
 `memory.graph.MemoryState` (`task`, `outcome_hint`, `open_items`, `results`, `tools_called`,
@@ -223,6 +225,14 @@ class MemoryAgent:
         fact is keyed by its claim in these terms, and a claim contradicting a standard position
         waits in the fact review queue instead of being confirmed. None by default."""
         return NO_VOCABULARY
+
+    def first_calls(self, state: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """Tool calls the graph makes itself before the model's first turn, from what memory
+        served and the current input bears out (`{"name": tool, "args": {...}}`, each a call of the
+        agent's own tools, answered as the model's calls are; `"omit": [keys]` leaves those keys
+        out of a JSON answer, saying so, where the model needs less than the whole answer). None
+        by default."""
+        return []
 
     def recalled(self, state: Mapping[str, Any], recalled: Recalled) -> Recalled:
         """What of the recalled memory to serve for the current input, before the block is composed

@@ -48,8 +48,9 @@ def test_moved_clause_is_assessed_at_the_suggested_section_without_find_clauses(
         calls = [c for c in _review(warm, "northwind_msa_03.pdf") if c["args"].get("clause_type") == "audit_rights"]
         # memory's place is checked before it is served (tools.recall): 12.2 does not exist here, the
         # one section under a heading of the remembered words ("Audit") reads the clause: memory
-        # serves 4.7, assessed and recorded in one call
-        assert [(c["name"], c["args"].get("section")) for c in calls] == [("assess_clause", "4.7")]
+        # serves 4.7, which the graph assesses itself before the reviewer's first turn (issue 29,
+        # tests/test_memory_preassessed.py); the reviewer only records it there, no search
+        assert [(c["name"], c["args"].get("section")) for c in calls] == [("record_finding", "4.7")]
         cold = [c for c in _review(Reviewer(settings, saver, use_memory=False), "northwind_msa_03.pdf")
                 if c["args"].get("clause_type") == "audit_rights"]
         assert cold[0]["name"] == "find_clauses"  # memory off explores first
