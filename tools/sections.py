@@ -164,7 +164,7 @@ def _number_families(candidates: list[Heading], families: dict[int, str]) -> lis
             if restarts:
                 family = h.id
                 out.append(h)
-            elif _is_unnumbered_heading(families[i]):
+            elif _is_unnumbered_heading(families[i]) and not _TOC_TAIL.search(families[i]):
                 out.append(Heading("", families[i].rstrip(".:").strip(), h.start, False))
             continue
         if h.numbered and family:
