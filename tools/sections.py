@@ -164,7 +164,7 @@ def _number_families(candidates: list[Heading], families: dict[int, str]) -> lis
             if restarts:
                 family = h.id
                 out.append(h)
-            elif _is_unnumbered_heading(families[i]):
+            elif _is_unnumbered_heading(families[i]) and not _TOC_TAIL.search(families[i]):
                 name = families[i].rstrip(".:").strip()
                 if h.title and h.title not in name:
                     name = f"{name} - {h.title}"  # "SCHEDULE A" with its title on the next line
