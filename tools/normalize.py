@@ -13,7 +13,7 @@ import re
 import unicodedata
 from collections import Counter
 
-from tools.sections import family_heading, numbered_heading, roman_to_int
+from tools.sections import caps_title_line, family_heading, numbered_heading, roman_to_int
 
 # "- 3 -", "Page 4 of 9", "iv", "12." and "- 1 1 -" (digits spaced out by the extraction)
 _PAGE_NUMBER = re.compile(
@@ -31,6 +31,11 @@ _GLUED_NUMBER = re.compile(r"^(\d{1,2}\.)(?=[A-Z][A-Za-z])")
 # "3 8. LIABILITY": a page number left in front of the clause heading that follows it on the line
 _STRAY_PAGE_NUMBER = re.compile(r"^\d{1,3} (?=\d{1,2}\.\s+[A-Z]{3,}\b)")
 _PAGE_LABEL = re.compile(r"^page\s+\d{1,4}(?:\s+of\s+\d{1,4})?\b.{0,60}$", re.IGNORECASE)
+# A clause number printed in a column of its own: "4.1     Fees. Buyer shall ..." (the spaces after it
+# are no line break), "4.1" alone on its line above "Fees", or an article number without a dot
+# ("6       PRICE.") that a page number standing before the next page's first line resembles.
+_BARE_SUBNUMBER = re.compile(r"^\d{1,3}(?:\.\d{1,3})+\.?$")
+_BARE_ARTICLE = re.compile(r"^\d{1,3}$")
 _SPACES = re.compile(r"[ \t\u00a0\u2000-\u200b\u3000]+")
 _HYPHENATED_END = re.compile(r"[A-Za-z]{2}-$")
 # A numbered heading run into the previous paragraph, as some filings print them:
@@ -125,6 +130,18 @@ def _clean(line: str) -> str:
     return _GLUED_NUMBER.sub(r"\1 ", _SPACED_NUMBER.sub(lambda m: m.group(1).replace(" ", ""), line))
 
 
+def _layout_pieces(line: str) -> list[tuple[str, bool, str]]:
+    """The pieces of one raw line split at the layout's runs of spaces, each with whether it
+    follows another piece of the line and the bare article number set apart before it (kept only
+    where a sentence has ended: `normalise_text`)."""
+    parts = _LAYOUT_BREAK.split(line.strip())
+    if len(parts) >= 2 and _BARE_SUBNUMBER.match(parts[0]):
+        parts[:2] = [f"{parts[0]} {parts[1]}"]
+    elif len(parts) == 2 and _BARE_ARTICLE.match(parts[0]) and caps_title_line(parts[1]):
+        return [(_clean(parts[1]), False, parts[0])]
+    return [(_clean(part), i > 0, "") for i, part in enumerate(parts)]
+
+
 def normalise_text(raw: str) -> str:
     """Normalise contract text: NFKC, LF newlines, page furniture dropped, paragraphs joined.
 
@@ -133,18 +150,22 @@ def normalise_text(raw: str) -> str:
     text = unicodedata.normalize("NFKC", raw)
     text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\f", "\n").replace("\v", "\n")
     text = text.replace("\u00ad", "")  # soft hyphens only mark where a word may break
-    pieces = [(_clean(piece), i > 0) for line in text.split("\n") for i, piece in enumerate(_LAYOUT_BREAK.split(line.strip()))]
-    lines = [line for line, _ in pieces]
+    pieces = [piece for line in text.split("\n") for piece in _layout_pieces(line)]
+    lines = [line for line, _, _ in pieces]
     furniture = _furniture_keys(lines)
     paragraphs: list[str] = []
     blank_between = True
-    for line, same_line in pieces:
+    for line, same_line, number in pieces:
         if not line:
             blank_between = True
             continue
         if _is_page_number(line) or _shape(line) in furniture:
             continue  # a dropped page break counts as a blank line
-        if paragraphs and _HYPHENATED_END.search(paragraphs[-1]) and line[0].islower():
+        if number and (not paragraphs or paragraphs[-1].endswith(_TERMINAL)):
+            line = f"{number} {line}"  # an article number, not a page number run into an unfinished sentence
+        if paragraphs and _BARE_SUBNUMBER.match(paragraphs[-1]) and line[0].isupper():
+            paragraphs[-1] = f"{paragraphs[-1]} {line}"  # "4.1" / "Fees": one heading
+        elif paragraphs and _HYPHENATED_END.search(paragraphs[-1]) and line[0].islower():
             paragraphs[-1] = paragraphs[-1][:-1] + line  # a word hyphenated across lines
         elif paragraphs and _should_join(paragraphs[-1], line, blank_between=blank_between, same_line=same_line):
             paragraphs[-1] = f"{paragraphs[-1]} {line}"

@@ -98,6 +98,16 @@ def _is_unnumbered_heading(line: str) -> bool:
     return 1 <= len(words) <= 8 and not line.endswith(".") and _looks_like_title(stripped)
 
 
+def caps_title_line(rest: str) -> bool:
+    """A whole heading in capitals closed by "." or ":" ("PRICE.", "SUPPORT, MAINTENANCE AND TRAINING."):
+    what may follow an article number printed without a dot ("6      PRICE."), where a street
+    number ("12 HIGH STREET") or a page number before running capitals ("7 IMPLIED, INCLUDING ...")
+    does not qualify."""
+    rest = rest.strip()
+    return (rest.endswith((".", ":")) and rest.isupper() and len(rest) <= 80 and len(rest.split()) <= 10
+            and not re.search(r"[.:]\s", rest))
+
+
 def numbered_heading(line: str) -> tuple[str, str] | None:
     """(id, title) if the line opens a numbered section."""
     if m := _ARTICLE.match(line):
@@ -114,7 +124,7 @@ def numbered_heading(line: str) -> tuple[str, str] | None:
         parts = [int(p.rstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ")) for p in number.split(".")]
         if not dot and len(parts) == 1 and not number.isdigit():
             return None  # "2A Technologies Inc. ..." names a company, not a clause
-        if (not dot and len(parts) == 1) or parts[0] == 0 or parts[0] > 100 or any(p > 99 for p in parts[1:]):
+        if (not dot and len(parts) == 1 and not caps_title_line(rest)) or parts[0] == 0 or parts[0] > 100 or any(p > 99 for p in parts[1:]):
             return None
         if not rest or not _TITLE_WORD.match(rest):
             return None

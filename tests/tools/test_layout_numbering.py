@@ -1,0 +1,78 @@
+"""Clause numbers set apart from their headings by the layout, and the citations that follow.
+
+Typed and scanned filings often print a clause number in a column of its own: "4.2" at the left
+margin, a run of spaces, then "Delivery. The Vendor ..." (or the heading on the next line). An
+article number may carry no dot at all ("6      PRICE."). When the sectioning misses these
+numbers, every later clause is cited to the last heading it did find."""
+
+from __future__ import annotations
+
+from tools.contract import parse_contract
+from tools.normalize import normalise_text
+
+_COLUMNS = (
+    "MAINTENANCE SERVICES AGREEMENT\n\n"
+    "This Agreement is made between Harbourline Ltd (\"Vendor\") and Quarry Mills plc (\"Customer\").\n\n"
+    "1.      SCOPE.\n\n"
+    "1.1     Services. The Vendor shall maintain the milling line described in the         order form.\n\n"
+    "2       PRICE.\n\n"
+    "2.1     Charges. The Customer shall pay the charges within forty-five (45) days         of each invoice.\n\n"
+    "2.2     Review. The Vendor may review the charges once a year on sixty (60)         days notice.\n\n"
+    "                                     4\n\n"
+    "3       LIABILITY.\n\n"
+    "3.1     Cap. The Vendor's total liability shall not exceed the charges paid in         the prior twelve months.\n\n"
+    "4       GOVERNING LAW.\n\n"
+    "4.1     Law. This Agreement is governed by the laws of Scotland.\n"
+)
+
+
+def test_clause_numbers_in_a_column_of_their_own_open_their_sections():
+    contract = parse_contract(_COLUMNS, "columns.txt")
+    ids = [s.id for s in contract.sections if not s.id.startswith("h") and s.id != "preamble"]
+    assert ids == ["1", "1.1", "2", "2.1", "2.2", "3", "3.1", "4", "4.1"]
+    assert contract.section("3").title == "LIABILITY"
+    assert contract.section("2.2").title == "Review"
+    assert contract.text.count("\n2.1 Charges. The Customer shall pay") == 1  # the number stays with its clause
+
+
+def test_a_quote_in_a_later_clause_is_cited_to_that_clause_not_to_the_last_dotted_article():
+    contract = parse_contract(_COLUMNS, "columns.txt")
+    offset = contract.text.index("The Vendor's total liability")
+    section = contract.section_at(offset)
+    assert contract.cite(section.id, offset) == "Section 3.1 (Cap)"
+    offset = contract.text.index("governed by the laws of Scotland")
+    assert contract.cite(contract.section_at(offset).id, offset) == "Section 4.1 (Law)"
+
+
+def test_a_number_alone_on_its_line_takes_the_heading_below_it():
+    raw = (
+        "PART A - SUPPORT TERMS\n\n"
+        "5.1\nResponse Times\nThe Contractor answers each call within two hours.\n\n"
+        "5.2\nEscalation\nUnresolved calls go to the duty engineer.\n\n"
+        "5.2.1\nOut of Hours\nCalls after 18:00 are charged at the night rate.\n"
+    )
+    contract = parse_contract(raw, "alone.txt")
+    assert contract.section("5.2").title == "Escalation"
+    offset = contract.text.index("charged at the night rate")
+    assert contract.cite(contract.section_at(offset).id, offset) == "Section 5.2.1 (Out of Hours)"
+
+
+def test_a_page_number_before_a_running_sentence_is_not_a_heading():
+    # the page number printed where the next page's first line starts: not clause 7
+    raw = (
+        "6.      WARRANTY.\n\n"
+        "6.1     Goods. The Vendor warrants the goods and DISCLAIMS ALL OTHER WARRANTIES, EXPRESS OR\n\n"
+        "                                     6\n\n"
+        "7         IMPLIED, INCLUDING FITNESS FOR A PARTICULAR PURPOSE.\n\n"
+        "7       TERM.\n\n"
+        "7.1     Term. This Agreement lasts three years.\n"
+    )
+    contract = parse_contract(raw, "pages.txt")
+    assert contract.section("7").title == "TERM"
+    warranty = contract.section_text(contract.section("6.1"))
+    assert "FITNESS FOR A PARTICULAR PURPOSE" in warranty
+
+
+def test_a_bare_number_before_an_address_line_stays_an_address():
+    text = normalise_text("Notices go to:\n\n12      HIGH STREET\nLEEDS\n")
+    assert "12 HIGH STREET" not in text
