@@ -33,9 +33,10 @@ _STRAY_PAGE_NUMBER = re.compile(r"^\d{1,3} (?=\d{1,2}\.\s+[A-Z]{3,}\b)")
 _PAGE_LABEL = re.compile(r"^page\s+\d{1,4}(?:\s+of\s+\d{1,4})?\b.{0,60}$", re.IGNORECASE)
 # A clause number printed in a column of its own: "4.1     Fees. Buyer shall ..." (the spaces after it
 # are no line break), "4.1" alone on its line above "Fees", or an article number without a dot
-# ("6       PRICE.") that a page number standing before the next page's first line resembles.
+# ("6       PRICE.", or "9 6       PRICE." after page 9's number) that a page number standing before the
+# next page's first line resembles.
 _BARE_SUBNUMBER = re.compile(r"^\d{1,3}(?:\.\d{1,3})+\.?$")
-_BARE_ARTICLE = re.compile(r"^\d{1,3}$")
+_BARE_ARTICLE = re.compile(r"^(?:\d{1,3} )?(\d{1,3})$")
 _SPACES = re.compile(r"[ \t\u00a0\u2000-\u200b\u3000]+")
 _HYPHENATED_END = re.compile(r"[A-Za-z]{2}-$")
 # A numbered heading run into the previous paragraph, as some filings print them:
@@ -137,8 +138,8 @@ def _layout_pieces(line: str) -> list[tuple[str, bool, str]]:
     parts = _LAYOUT_BREAK.split(line.strip())
     if len(parts) >= 2 and _BARE_SUBNUMBER.match(parts[0]):
         parts[:2] = [f"{parts[0]} {parts[1]}"]
-    elif len(parts) == 2 and _BARE_ARTICLE.match(parts[0]) and caps_title_line(parts[1]):
-        return [(_clean(parts[1]), False, parts[0])]
+    elif len(parts) == 2 and (article := _BARE_ARTICLE.match(parts[0])) and caps_title_line(parts[1]):
+        return [(_clean(parts[1]), False, article.group(1))]
     return [(_clean(part), i > 0, "") for i, part in enumerate(parts)]
 
 

@@ -21,7 +21,7 @@ _COLUMNS = (
     "                                     4\n\n"
     "3       LIABILITY.\n\n"
     "3.1     Cap. The Vendor's total liability shall not exceed the charges paid in         the prior twelve months.\n\n"
-    "4       GOVERNING LAW.\n\n"
+    "5 4       GOVERNING LAW.\n\n"  # page 5's number printed before the article's
     "4.1     Law. This Agreement is governed by the laws of Scotland.\n"
 )
 
@@ -31,6 +31,7 @@ def test_clause_numbers_in_a_column_of_their_own_open_their_sections():
     ids = [s.id for s in contract.sections if not s.id.startswith("h") and s.id != "preamble"]
     assert ids == ["1", "1.1", "2", "2.1", "2.2", "3", "3.1", "4", "4.1"]
     assert contract.section("3").title == "LIABILITY"
+    assert contract.section("4").title == "GOVERNING LAW"
     assert contract.section("2.2").title == "Review"
     assert contract.text.count("\n2.1 Charges. The Customer shall pay") == 1  # the number stays with its clause
 
