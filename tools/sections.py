@@ -22,7 +22,10 @@ _ARTICLE = re.compile(r"^(?:ARTICLE|Article)\s+([IVXLC]{1,7}|\d{1,3}[A-Z]?)\b\.?
 _SECTION = re.compile(rf"^(?:SECTION|Section|Clause|CLAUSE)\s+({_PART}(?:\.{_PART})*)\b\.?\s*[:\-–—]?\s*(.*)$")
 _NUMBERED = re.compile(rf"^({_PART}(?:\.{_PART})*)(\.?)\s+(.*)$")
 _ROMAN_TOP = re.compile(r"^([IVX]{1,5})\.\s+(.*)$")
-_TITLE_WORD = re.compile(r"^[A-Z0-9(\"'“]")
+# a clause's first word, or "[Reserved]" / "[***]" for a clause left empty or redacted
+_TITLE_WORD = re.compile(r"^[A-Z0-9(\"'“\[]")
+# a heading in sentence case, alone on its line ("7.5 Term and termination"), has no verb of a clause
+_CLAUSE_VERB = re.compile(r"\b(?:shall|will|may|must|is|are|has|have|agrees?|means)\b", re.IGNORECASE)
 _SMALL_WORDS = {"a", "an", "and", "as", "at", "by", "for", "in", "of", "on", "or", "the", "to", "with", "&"}
 _CAPS_TITLE = re.compile(r"^([A-Z][A-Z'’&/,;-]{2,}(?:\s+[A-Z][A-Z'’&/,;-]*){0,7})\s+(?=[A-Z][a-z])")
 _TOC_TAIL = re.compile(r"(?:\.{3,}|\s)\s*\d{1,3}$")
@@ -61,7 +64,12 @@ def _title_from(rest: str) -> str:
         return whole
     # "WARRANTY The Seller warrants ...": a title in capitals run into the clause's first sentence
     caps = _CAPS_TITLE.match(rest)
-    return caps.group(1) if caps else ""
+    if caps:
+        return caps.group(1)
+    words = rest.split()
+    if len(words) <= 6 and rest[0].isupper() and not rest.endswith(('.', ';', ',', ':')) and not _CLAUSE_VERB.search(rest):
+        return rest  # "Term and termination" on a line of its own
+    return ""
 
 
 def _looks_like_title(phrase: str) -> bool:

@@ -77,3 +77,31 @@ def test_a_page_number_before_a_running_sentence_is_not_a_heading():
 def test_a_bare_number_before_an_address_line_stays_an_address():
     text = normalise_text("Notices go to:\n\n12      HIGH STREET\nLEEDS\n")
     assert "12 HIGH STREET" not in text
+
+
+def test_headings_in_sentence_case_are_printed_with_their_number():
+    raw = (
+        "1. Scope of work\nThe Contractor cleans the depots listed in the order.\n"
+        "2. Term and termination\nThis agreement runs for two years.\n"
+        "2.1 Notice of termination\nEither party may end this agreement on ninety days notice.\n"
+        "2.2 Payment shall follow delivery\n"
+    )
+    contract = parse_contract(raw, "sentence_case.txt")
+    offset = contract.text.index("ninety days notice")
+    assert contract.cite(contract.section_at(offset).id, offset) == "Section 2.1 (Notice of termination)"
+    assert contract.section("2").title == "Term and termination"
+    assert contract.section("2.2").title == ""  # a short clause, not a heading
+
+
+def test_a_reserved_or_redacted_clause_is_a_clause_not_the_title_of_the_one_before():
+    raw = (
+        "7. DISPUTES\n"
+        "7.1 Either party may refer a dispute to the chamber of commerce.\n"
+        "7.2 [Reserved]\n"
+        "7.3 [***]\n"
+        "7.4 The seat of arbitration is Rotterdam.\n"
+    )
+    contract = parse_contract(raw, "reserved.txt")
+    assert [s.id for s in contract.sections] == ["7", "7.1", "7.2", "7.3", "7.4"]
+    assert contract.section("7.1").title == ""
+    assert contract.cite("7.2") == "Section 7.2 ([Reserved])"
