@@ -158,8 +158,8 @@ _FAMILY = re.compile(
 def family_heading(line: str) -> tuple[str, str] | None:
     """(id, title) of a schedule/exhibit/annex heading line ("Exhibit B - Fees" -> ("exhibit-b", "Fees"))."""
     m = _FAMILY.match(line.strip())
-    if not m:
-        return None
+    if not m or m.group("number").lower() in _SMALL_WORDS | {"is", "it", "no", "if", "be"}:
+        return None  # "SCHEDULE OF EQUIPMENT", "EXHIBIT TO THE AGREEMENT": a title, not a numbered schedule
     title = m.group("title").strip().strip("\"'“”").strip()
     if title and not (_looks_like_title(title.rstrip(".")) or title.isupper()):
         return None  # "Exhibit A attached hereto sets out ...": a sentence, not a heading
@@ -229,6 +229,41 @@ def _unnumbered_titles(lines: list[str]) -> dict[int, str]:
     return titles
 
 
+def _top(heading_id: str) -> int | None:
+    head = heading_id.split(".")[0].rstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    return int(head) if head.isdigit() else None
+
+
+def _without_strays(candidates: list[Heading]) -> list[Heading]:
+    """Drop numbers that open no clause of the contract's own order:
+    - a sub-clause number standing alone out of order: a "3.6" after article 10 began, with no
+      clause of article 3 just before or after it, is a figure at the start of a line ("3.6 MW
+      SYSTEM", "2.5 TONNES PER HOUR" in a schedule), not clause 3.6;
+    - a list "1. ... 2. ... 3. ..." inside clause 2.2, whose items have no sub-clauses and which
+      clause 2.3 follows: its items belong to 2.2 (they are not articles 1, 2 and 3).
+    A table of contents or a restarted list keeps its neighbours of the same article and stays."""
+    numbered = [h for h in candidates if h.numbered]
+    subs = [i for i, h in enumerate(numbered) if "." in h.id and _top(h.id) is not None]
+    strays: set[int] = set()
+    for k, i in enumerate(subs):
+        top = _top(numbered[i].id)
+        before = _top(numbered[subs[k - 1]].id) if k else None
+        after = _top(numbered[subs[k + 1]].id) if k + 1 < len(subs) else None
+        if before is not None and top is not None and top < before and after != top:
+            strays.add(id(numbered[i]))
+    for k, i in enumerate(subs):
+        run = []
+        j = i + 1
+        while j < len(numbered) and "." not in numbered[j].id and numbered[j].id.isdigit() \
+                and int(numbered[j].id) == len(run) + 1:
+            run.append(numbered[j])
+            j += 1
+        follows = numbered[j] if j < len(numbered) else None
+        if run and (follows is None or "." in follows.id and _top(follows.id) == _top(numbered[i].id)):
+            strays.update(id(h) for h in run)
+    return [h for h in candidates if id(h) not in strays]
+
+
 def find_headings(text: str) -> list[Heading]:
     """Every heading of the text in order, with duplicate ids (tables of contents, restarted
     lists) resolved in favour of the occurrence that carries the most text."""
@@ -255,7 +290,7 @@ def find_headings(text: str) -> list[Heading]:
                 elif index in unnumbered:
                     candidates.append(Heading("", unnumbered[index], offset, False))
         offset += len(line) + 1
-    candidates = _number_families(candidates, families)
+    candidates = _without_strays(_number_families(candidates, families))
     own_length = [
         (candidates[i + 1].start if i + 1 < len(candidates) else len(text)) - h.start
         for i, h in enumerate(candidates)

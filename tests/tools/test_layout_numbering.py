@@ -105,3 +105,33 @@ def test_a_reserved_or_redacted_clause_is_a_clause_not_the_title_of_the_one_befo
     assert [s.id for s in contract.sections] == ["7", "7.1", "7.2", "7.3", "7.4"]
     assert contract.section("7.1").title == ""
     assert contract.cite("7.2") == "Section 7.2 ([Reserved])"
+
+
+def test_a_numbered_list_inside_a_clause_is_part_of_that_clause():
+    raw = (
+        "Support Handbook\n\n"
+        "4.1 Reporting faults\nThe Operator reports faults as follows:\n"
+        "1. Call the service desk within one hour of the fault.\n"
+        "2. Send the error log by e-mail.\n"
+        "3. Keep the unit switched on until an engineer answers.\n"
+        "4.2 Repairs\nThe Supplier repairs the unit within five working days.\n"
+    )
+    contract = parse_contract(raw, "list.txt")
+    assert [s.id for s in contract.sections if s.id[0].isdigit()] == ["4.1", "4.2"]
+    offset = contract.text.index("Send the error log")
+    assert contract.cite(contract.section_at(offset).id, offset) == "Section 4.1 (Reporting faults)"
+
+
+def test_a_figure_at_the_start_of_a_schedule_line_is_not_a_clause_number():
+    raw = (
+        "1. SUPPLY\n1.1 The Supplier supplies the turbines.\n1.2 Delivery is to the site.\n"
+        "2. PRICE\n2.1 The price is set out in the schedule.\n2.2 Invoices are due in 30 days.\n"
+        "SCHEDULE OF EQUIPMENT\n"
+        "Two turbines and one transformer for the northern field.\n"
+        "1.8 MW TURBINE UNITS\n"
+        "Each unit is delivered with its tower and a spare gearbox.\n"
+    )
+    contract = parse_contract(raw, "figures.txt")
+    assert contract.section("1.8") is None
+    offset = contract.text.index("spare gearbox")
+    assert "1.8" not in contract.cite(contract.section_at(offset).id, offset)
