@@ -37,6 +37,9 @@ _PAGE_LABEL = re.compile(r"^page\s+\d{1,4}(?:\s+of\s+\d{1,4})?\b.{0,60}$", re.IG
 # next page's first line resembles.
 _BARE_SUBNUMBER = re.compile(r"^\d{1,3}(?:\.\d{1,3})+\.?$")
 _BARE_ARTICLE = re.compile(r"^(?:\d{1,3} )?(\d{1,3})$")
+# A ruled line of a table or a page ("--------", "=====", "|-----+-----|"): it carries no wording, and
+# joined to the cells after it, it opened quotes ("------ Annual fee for ...").
+_RULE = re.compile(r"^(?=.*[-=–—]{5})[-=–—|+ ]+$")
 _SPACES = re.compile(r"[ \t\u00a0\u2000-\u200b\u3000]+")
 _HYPHENATED_END = re.compile(r"[A-Za-z]{2}-$")
 # A numbered heading run into the previous paragraph, as some filings print them:
@@ -159,6 +162,9 @@ def normalise_text(raw: str) -> str:
     for line, same_line, number in pieces:
         if not line:
             blank_between = True
+            continue
+        if _RULE.match(line):
+            blank_between = True  # a table's or a page's rule ends the paragraph above it
             continue
         if _is_page_number(line) or _shape(line) in furniture:
             continue  # a dropped page break counts as a blank line

@@ -135,3 +135,17 @@ def test_a_figure_at_the_start_of_a_schedule_line_is_not_a_clause_number():
     assert contract.section("1.8") is None
     offset = contract.text.index("spare gearbox")
     assert "1.8" not in contract.cite(contract.section_at(offset).id, offset)
+
+
+def test_a_table_rule_is_not_quoted_with_the_cells_after_it():
+    raw = (
+        "6.2 Rates\n\n"
+        "      ----------------------------------------------------       Service level        Monthly fee\n\n"
+        "      Gold (includes the spare parts warranty)       EUR 4,000\n\n"
+        "      ====================================================\n"
+        "The rates are fixed for the first year.\n"
+    )
+    text = normalise_text(raw)
+    assert not any(line.lstrip().startswith(("--", "==")) for line in text.splitlines())
+    assert "Service level" in text and "Gold (includes the spare parts warranty)" in text
+    assert "The rates are fixed for the first year." in text.splitlines()
