@@ -251,7 +251,7 @@ def _without_strays(candidates: list[Heading]) -> list[Heading]:
         after = _top(numbered[subs[k + 1]].id) if k + 1 < len(subs) else None
         if before is not None and top is not None and top < before and after != top:
             strays.add(id(numbered[i]))
-    for k, i in enumerate(subs):
+    for i in subs:
         run = []
         j = i + 1
         while j < len(numbered) and "." not in numbered[j].id and numbered[j].id.isdigit() \

@@ -26,6 +26,12 @@ _COLUMNS = (
 )
 
 
+def _cited(contract, words: str) -> str:
+    """How the report cites the sentence holding `words`."""
+    offset = contract.text.index(words)
+    return contract.cite(contract.section_at(offset).id, offset)
+
+
 def test_clause_numbers_in_a_column_of_their_own_open_their_sections():
     contract = parse_contract(_COLUMNS, "columns.txt")
     ids = [s.id for s in contract.sections if not s.id.startswith("h") and s.id != "preamble"]
@@ -38,11 +44,8 @@ def test_clause_numbers_in_a_column_of_their_own_open_their_sections():
 
 def test_a_quote_in_a_later_clause_is_cited_to_that_clause_not_to_the_last_dotted_article():
     contract = parse_contract(_COLUMNS, "columns.txt")
-    offset = contract.text.index("The Vendor's total liability")
-    section = contract.section_at(offset)
-    assert contract.cite(section.id, offset) == "Section 3.1 (Cap)"
-    offset = contract.text.index("governed by the laws of Scotland")
-    assert contract.cite(contract.section_at(offset).id, offset) == "Section 4.1 (Law)"
+    assert _cited(contract, "The Vendor's total liability") == "Section 3.1 (Cap)"
+    assert _cited(contract, "governed by the laws of Scotland") == "Section 4.1 (Law)"
 
 
 def test_a_number_alone_on_its_line_takes_the_heading_below_it():
@@ -54,8 +57,7 @@ def test_a_number_alone_on_its_line_takes_the_heading_below_it():
     )
     contract = parse_contract(raw, "alone.txt")
     assert contract.section("5.2").title == "Escalation"
-    offset = contract.text.index("charged at the night rate")
-    assert contract.cite(contract.section_at(offset).id, offset) == "Section 5.2.1 (Out of Hours)"
+    assert _cited(contract, "charged at the night rate") == "Section 5.2.1 (Out of Hours)"
 
 
 def test_a_page_number_before_a_running_sentence_is_not_a_heading():
@@ -87,8 +89,7 @@ def test_headings_in_sentence_case_are_printed_with_their_number():
         "2.2 Payment shall follow delivery\n"
     )
     contract = parse_contract(raw, "sentence_case.txt")
-    offset = contract.text.index("ninety days notice")
-    assert contract.cite(contract.section_at(offset).id, offset) == "Section 2.1 (Notice of termination)"
+    assert _cited(contract, "ninety days notice") == "Section 2.1 (Notice of termination)"
     assert contract.section("2").title == "Term and termination"
     assert contract.section("2.2").title == ""  # a short clause, not a heading
 
@@ -118,8 +119,7 @@ def test_a_numbered_list_inside_a_clause_is_part_of_that_clause():
     )
     contract = parse_contract(raw, "list.txt")
     assert [s.id for s in contract.sections if s.id[0].isdigit()] == ["4.1", "4.2"]
-    offset = contract.text.index("Send the error log")
-    assert contract.cite(contract.section_at(offset).id, offset) == "Section 4.1 (Reporting faults)"
+    assert _cited(contract, "Send the error log") == "Section 4.1 (Reporting faults)"
 
 
 def test_a_figure_at_the_start_of_a_schedule_line_is_not_a_clause_number():
@@ -133,8 +133,7 @@ def test_a_figure_at_the_start_of_a_schedule_line_is_not_a_clause_number():
     )
     contract = parse_contract(raw, "figures.txt")
     assert contract.section("1.8") is None
-    offset = contract.text.index("spare gearbox")
-    assert "1.8" not in contract.cite(contract.section_at(offset).id, offset)
+    assert "1.8" not in _cited(contract, "spare gearbox")
 
 
 def test_a_table_rule_is_not_quoted_with_the_cells_after_it():
