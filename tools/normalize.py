@@ -195,7 +195,7 @@ _TITLE_WORD = r"(?:[A-Z][A-Za-z'’&/-]*|of|and|for|the|to|in|on|or|a|an|by|with
 # the heading's words: a title ending in "." or ":", a title before the article's first clause
 # ("Precedence 1.1"), an all-capitals title, or a title run into its first sentence ("Term This
 # Agreement shall ...", "Warranty For the purpose ..."), up to the first word in lower case
-_TITLED = re.compile(rf"^{_TITLE_WORD}(?:\s+{_TITLE_WORD}){{0,7}}[.:]\s+[A-Z(\"“]")
+_TITLED = re.compile(rf"^{_TITLE_WORD}(?:\s+{_TITLE_WORD}){{0,7}}[.:](?:\s+[A-Z(\"“]|$)")
 _CAPS_TITLED = re.compile(r"^[A-Z][A-Z'’&/,;-]{2,}(?:\s+[A-Z][A-Z'’&/,;-]*|\s+(?:OF|AND|FOR|THE|TO|IN|ON|OR))*\.?\s+(?:[A-Z(\"“]|$)")
 _RUN_ON_TITLE = re.compile(rf"^{_TITLE_WORD}(?:\s+{_TITLE_WORD}){{0,6}}\s+[a-z]")
 
@@ -222,7 +222,7 @@ def _split_run_in_articles(lines: list[str]) -> list[str]:
             number = int(raw) if raw.isdigit() else roman_to_int(raw)
             rest = m.group("rest")
             after_number = line[m.start("rest"):]
-            first_clause = re.match(rf"^{_TITLE_WORD}(?:\s+{_TITLE_WORD}){{0,7}}?\s+(?={number}\.1\.?\s+[A-Z(])", after_number)
+            first_clause = re.match(rf"^{_TITLE_WORD}(?:\s+{_TITLE_WORD}){{0,7}}?[.:]?\s+(?={number}\.1\.?\s+[A-Z(])", after_number)
             titled = bool(first_clause or _TITLED.match(rest) or _CAPS_TITLED.match(rest)
                           or (m.group("label") or top > 0) and _RUN_ON_TITLE.match(rest))
             if number != top + 1 or not titled or number - 1 in listed:

@@ -148,3 +148,16 @@ def test_a_table_rule_is_not_quoted_with_the_cells_after_it():
     assert not any(line.lstrip().startswith(("--", "==")) for line in text.splitlines())
     assert "Service level" in text and "Gold (includes the spare parts warranty)" in text
     assert "The rates are fixed for the first year." in text.splitlines()
+
+
+def test_a_contract_in_one_paragraph_keeps_its_titled_articles():
+    raw = (
+        'SALE TERMS between Orla Ltd ("Seller") and Pim BV ("Buyer"). 1. Supply. 1.1 The Seller supplies '
+        "the parts. 1.2 Orders are binding once accepted. 2. Price. "
+        "2.1 Prices are fixed for a year. 2.2 The Seller may raise prices on 30 days notice."
+    )
+    contract = parse_contract(raw, "one_paragraph.txt")
+    assert [s.id for s in contract.sections] == ["preamble", "1", "1.1", "1.2", "2", "2.1", "2.2"]
+    assert _cited(contract, "binding once accepted") == "Section 1.2 (Supply)"
+    assert _cited(contract, "may raise prices") == "Section 2.2 (Price)"
+    assert "2. Price." not in contract.section_text(contract.section("1.2"))
