@@ -130,10 +130,15 @@ class Contract(BaseModel):
         return any(s.start > section.start and not s.id.startswith("h") for s in self.sections)
 
     def _parent_title(self, section: Section) -> str:
-        if "." not in section.id:
-            return ""
-        parent = self.section(section.id.rsplit(".", 1)[0])
-        return parent.title if parent else ""
+        """The title of the nearest enclosing section that has one ("1.1.1" under an untitled
+        "1.1" takes article 1's "Supply")."""
+        section_id = section.id
+        while "." in section_id:
+            section_id = section_id.rsplit(".", 1)[0]
+            parent = self.section(section_id)
+            if parent is not None and parent.title:
+                return parent.title
+        return ""
 
     def section_at(self, offset: int) -> Section | None:
         """The innermost section containing a character offset."""

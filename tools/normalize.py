@@ -13,7 +13,7 @@ import re
 import unicodedata
 from collections import Counter
 
-from tools.sections import family_heading, numbered_heading, roman_to_int
+from tools.sections import caps_title_line, family_heading, numbered_heading, roman_to_int
 
 # "- 3 -", "Page 4 of 9", "iv", "12." and "- 1 1 -" (digits spaced out by the extraction)
 _PAGE_NUMBER = re.compile(
@@ -31,6 +31,15 @@ _GLUED_NUMBER = re.compile(r"^(\d{1,2}\.)(?=[A-Z][A-Za-z])")
 # "3 8. LIABILITY": a page number left in front of the clause heading that follows it on the line
 _STRAY_PAGE_NUMBER = re.compile(r"^\d{1,3} (?=\d{1,2}\.\s+[A-Z]{3,}\b)")
 _PAGE_LABEL = re.compile(r"^page\s+\d{1,4}(?:\s+of\s+\d{1,4})?\b.{0,60}$", re.IGNORECASE)
+# A clause number printed in a column of its own: "4.1     Fees. Buyer shall ..." (the spaces after it
+# are no line break), "4.1" alone on its line above "Fees", or an article number without a dot
+# ("6       PRICE.", or "9 6       PRICE." after page 9's number) that a page number standing before the
+# next page's first line resembles.
+_BARE_SUBNUMBER = re.compile(r"^\d{1,3}(?:\.\d{1,3})+\.?$")
+_BARE_ARTICLE = re.compile(r"^(?:\d{1,3} )?(\d{1,3})$")
+# A ruled line of a table or a page ("--------", "=====", "|-----+-----|"): it carries no wording, and
+# joined to the cells after it, it opened quotes ("------ Annual fee for ...").
+_RULE = re.compile(r"^(?=.*[-=–—]{5})[-=–—|+ ]+$")
 _SPACES = re.compile(r"[ \t\u00a0\u2000-\u200b\u3000]+")
 _HYPHENATED_END = re.compile(r"[A-Za-z]{2}-$")
 # A numbered heading run into the previous paragraph, as some filings print them:
@@ -125,6 +134,18 @@ def _clean(line: str) -> str:
     return _GLUED_NUMBER.sub(r"\1 ", _SPACED_NUMBER.sub(lambda m: m.group(1).replace(" ", ""), line))
 
 
+def _layout_pieces(line: str) -> list[tuple[str, bool, str]]:
+    """The pieces of one raw line split at the layout's runs of spaces, each with whether it
+    follows another piece of the line and the bare article number set apart before it (kept only
+    where a sentence has ended: `normalise_text`)."""
+    parts = _LAYOUT_BREAK.split(line.strip())
+    if len(parts) >= 2 and _BARE_SUBNUMBER.match(parts[0]):
+        parts[:2] = [f"{parts[0]} {parts[1]}"]
+    elif len(parts) == 2 and (article := _BARE_ARTICLE.match(parts[0])) and caps_title_line(parts[1]):
+        return [(_clean(parts[1]), False, article.group(1))]
+    return [(_clean(part), i > 0, "") for i, part in enumerate(parts)]
+
+
 def normalise_text(raw: str) -> str:
     """Normalise contract text: NFKC, LF newlines, page furniture dropped, paragraphs joined.
 
@@ -133,18 +154,25 @@ def normalise_text(raw: str) -> str:
     text = unicodedata.normalize("NFKC", raw)
     text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\f", "\n").replace("\v", "\n")
     text = text.replace("\u00ad", "")  # soft hyphens only mark where a word may break
-    pieces = [(_clean(piece), i > 0) for line in text.split("\n") for i, piece in enumerate(_LAYOUT_BREAK.split(line.strip()))]
-    lines = [line for line, _ in pieces]
+    pieces = [piece for line in text.split("\n") for piece in _layout_pieces(line)]
+    lines = [line for line, _, _ in pieces]
     furniture = _furniture_keys(lines)
     paragraphs: list[str] = []
     blank_between = True
-    for line, same_line in pieces:
+    for line, same_line, number in pieces:
         if not line:
             blank_between = True
             continue
+        if _RULE.match(line):
+            blank_between = True  # a table's or a page's rule ends the paragraph above it
+            continue
         if _is_page_number(line) or _shape(line) in furniture:
             continue  # a dropped page break counts as a blank line
-        if paragraphs and _HYPHENATED_END.search(paragraphs[-1]) and line[0].islower():
+        if number and (not paragraphs or paragraphs[-1].endswith(_TERMINAL)):
+            line = f"{number} {line}"  # an article number, not a page number run into an unfinished sentence
+        if paragraphs and _BARE_SUBNUMBER.match(paragraphs[-1]) and line[0].isupper():
+            paragraphs[-1] = f"{paragraphs[-1]} {line}"  # "4.1" / "Fees": one heading
+        elif paragraphs and _HYPHENATED_END.search(paragraphs[-1]) and line[0].islower():
             paragraphs[-1] = paragraphs[-1][:-1] + line  # a word hyphenated across lines
         elif paragraphs and _should_join(paragraphs[-1], line, blank_between=blank_between, same_line=same_line):
             paragraphs[-1] = f"{paragraphs[-1]} {line}"
@@ -167,7 +195,7 @@ _TITLE_WORD = r"(?:[A-Z][A-Za-z'’&/-]*|of|and|for|the|to|in|on|or|a|an|by|with
 # the heading's words: a title ending in "." or ":", a title before the article's first clause
 # ("Precedence 1.1"), an all-capitals title, or a title run into its first sentence ("Term This
 # Agreement shall ...", "Warranty For the purpose ..."), up to the first word in lower case
-_TITLED = re.compile(rf"^{_TITLE_WORD}(?:\s+{_TITLE_WORD}){{0,7}}[.:]\s+[A-Z(\"“]")
+_TITLED = re.compile(rf"^{_TITLE_WORD}(?:\s+{_TITLE_WORD}){{0,7}}[.:](?:\s+[A-Z(\"“]|$)")
 _CAPS_TITLED = re.compile(r"^[A-Z][A-Z'’&/,;-]{2,}(?:\s+[A-Z][A-Z'’&/,;-]*|\s+(?:OF|AND|FOR|THE|TO|IN|ON|OR))*\.?\s+(?:[A-Z(\"“]|$)")
 _RUN_ON_TITLE = re.compile(rf"^{_TITLE_WORD}(?:\s+{_TITLE_WORD}){{0,6}}\s+[a-z]")
 
@@ -194,7 +222,7 @@ def _split_run_in_articles(lines: list[str]) -> list[str]:
             number = int(raw) if raw.isdigit() else roman_to_int(raw)
             rest = m.group("rest")
             after_number = line[m.start("rest"):]
-            first_clause = re.match(rf"^{_TITLE_WORD}(?:\s+{_TITLE_WORD}){{0,7}}?\s+(?={number}\.1\.?\s+[A-Z(])", after_number)
+            first_clause = re.match(rf"^{_TITLE_WORD}(?:\s+{_TITLE_WORD}){{0,7}}?[.:]?\s+(?={number}\.1\.?\s+[A-Z(])", after_number)
             titled = bool(first_clause or _TITLED.match(rest) or _CAPS_TITLED.match(rest)
                           or (m.group("label") or top > 0) and _RUN_ON_TITLE.match(rest))
             if number != top + 1 or not titled or number - 1 in listed:

@@ -22,7 +22,10 @@ _ARTICLE = re.compile(r"^(?:ARTICLE|Article)\s+([IVXLC]{1,7}|\d{1,3}[A-Z]?)\b\.?
 _SECTION = re.compile(rf"^(?:SECTION|Section|Clause|CLAUSE)\s+({_PART}(?:\.{_PART})*)\b\.?\s*[:\-–—]?\s*(.*)$")
 _NUMBERED = re.compile(rf"^({_PART}(?:\.{_PART})*)(\.?)\s+(.*)$")
 _ROMAN_TOP = re.compile(r"^([IVX]{1,5})\.\s+(.*)$")
-_TITLE_WORD = re.compile(r"^[A-Z0-9(\"'“]")
+# a clause's first word, or "[Reserved]" / "[***]" for a clause left empty or redacted
+_TITLE_WORD = re.compile(r"^[A-Z0-9(\"'“\[]")
+# a heading in sentence case, alone on its line ("7.5 Term and termination"), has no verb of a clause
+_CLAUSE_VERB = re.compile(r"\b(?:shall|will|may|must|is|are|has|have|agrees?|means)\b", re.IGNORECASE)
 _SMALL_WORDS = {"a", "an", "and", "as", "at", "by", "for", "in", "of", "on", "or", "the", "to", "with", "&"}
 _CAPS_TITLE = re.compile(r"^([A-Z][A-Z'’&/,;-]{2,}(?:\s+[A-Z][A-Z'’&/,;-]*){0,7})\s+(?=[A-Z][a-z])")
 _TOC_TAIL = re.compile(r"(?:\.{3,}|\s)\s*\d{1,3}$")
@@ -61,7 +64,12 @@ def _title_from(rest: str) -> str:
         return whole
     # "WARRANTY The Seller warrants ...": a title in capitals run into the clause's first sentence
     caps = _CAPS_TITLE.match(rest)
-    return caps.group(1) if caps else ""
+    if caps:
+        return caps.group(1)
+    words = rest.split()
+    if len(words) <= 6 and rest[0].isupper() and not rest.endswith(('.', ';', ',', ':')) and not _CLAUSE_VERB.search(rest):
+        return rest  # "Term and termination" on a line of its own
+    return ""
 
 
 def _looks_like_title(phrase: str) -> bool:
@@ -98,6 +106,16 @@ def _is_unnumbered_heading(line: str) -> bool:
     return 1 <= len(words) <= 8 and not line.endswith(".") and _looks_like_title(stripped)
 
 
+def caps_title_line(rest: str) -> bool:
+    """A whole heading in capitals closed by "." or ":" ("PRICE.", "SUPPORT, MAINTENANCE AND TRAINING."):
+    what may follow an article number printed without a dot ("6      PRICE."), where a street
+    number ("12 HIGH STREET") or a page number before running capitals ("7 IMPLIED, INCLUDING ...")
+    does not qualify."""
+    rest = rest.strip()
+    return (rest.endswith((".", ":")) and rest.isupper() and len(rest) <= 80 and len(rest.split()) <= 10
+            and not re.search(r"[.:]\s", rest))
+
+
 def numbered_heading(line: str) -> tuple[str, str] | None:
     """(id, title) if the line opens a numbered section."""
     if m := _ARTICLE.match(line):
@@ -114,7 +132,7 @@ def numbered_heading(line: str) -> tuple[str, str] | None:
         parts = [int(p.rstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ")) for p in number.split(".")]
         if not dot and len(parts) == 1 and not number.isdigit():
             return None  # "2A Technologies Inc. ..." names a company, not a clause
-        if (not dot and len(parts) == 1) or parts[0] == 0 or parts[0] > 100 or any(p > 99 for p in parts[1:]):
+        if (not dot and len(parts) == 1 and not caps_title_line(rest)) or parts[0] == 0 or parts[0] > 100 or any(p > 99 for p in parts[1:]):
             return None
         if not rest or not _TITLE_WORD.match(rest):
             return None
@@ -140,8 +158,8 @@ _FAMILY = re.compile(
 def family_heading(line: str) -> tuple[str, str] | None:
     """(id, title) of a schedule/exhibit/annex heading line ("Exhibit B - Fees" -> ("exhibit-b", "Fees"))."""
     m = _FAMILY.match(line.strip())
-    if not m:
-        return None
+    if not m or m.group("number").lower() in _SMALL_WORDS | {"is", "it", "no", "if", "be"}:
+        return None  # "SCHEDULE OF EQUIPMENT", "EXHIBIT TO THE AGREEMENT": a title, not a numbered schedule
     title = m.group("title").strip().strip("\"'“”").strip()
     if title and not (_looks_like_title(title.rstrip(".")) or title.isupper()):
         return None  # "Exhibit A attached hereto sets out ...": a sentence, not a heading
@@ -211,6 +229,41 @@ def _unnumbered_titles(lines: list[str]) -> dict[int, str]:
     return titles
 
 
+def _top(heading_id: str) -> int | None:
+    head = heading_id.split(".")[0].rstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    return int(head) if head.isdigit() else None
+
+
+def _without_strays(candidates: list[Heading]) -> list[Heading]:
+    """Drop numbers that open no clause of the contract's own order:
+    - a sub-clause number standing alone out of order: a "3.6" after article 10 began, with no
+      clause of article 3 just before or after it, is a figure at the start of a line ("3.6 MW
+      SYSTEM", "2.5 TONNES PER HOUR" in a schedule), not clause 3.6;
+    - a list "1. ... 2. ... 3. ..." inside clause 2.2, whose items have no sub-clauses and which
+      clause 2.3 follows: its items belong to 2.2 (they are not articles 1, 2 and 3).
+    A table of contents or a restarted list keeps its neighbours of the same article and stays."""
+    numbered = [h for h in candidates if h.numbered]
+    subs = [i for i, h in enumerate(numbered) if "." in h.id and _top(h.id) is not None]
+    strays: set[int] = set()
+    for k, i in enumerate(subs):
+        top = _top(numbered[i].id)
+        before = _top(numbered[subs[k - 1]].id) if k else None
+        after = _top(numbered[subs[k + 1]].id) if k + 1 < len(subs) else None
+        if before is not None and top is not None and top < before and after != top:
+            strays.add(id(numbered[i]))
+    for i in subs:
+        run = []
+        j = i + 1
+        while j < len(numbered) and "." not in numbered[j].id and numbered[j].id.isdigit() \
+                and int(numbered[j].id) == len(run) + 1:
+            run.append(numbered[j])
+            j += 1
+        follows = numbered[j] if j < len(numbered) else None
+        if run and (follows is None or "." in follows.id and _top(follows.id) == _top(numbered[i].id)):
+            strays.update(id(h) for h in run)
+    return [h for h in candidates if id(h) not in strays]
+
+
 def find_headings(text: str) -> list[Heading]:
     """Every heading of the text in order, with duplicate ids (tables of contents, restarted
     lists) resolved in favour of the occurrence that carries the most text."""
@@ -237,7 +290,7 @@ def find_headings(text: str) -> list[Heading]:
                 elif index in unnumbered:
                     candidates.append(Heading("", unnumbered[index], offset, False))
         offset += len(line) + 1
-    candidates = _number_families(candidates, families)
+    candidates = _without_strays(_number_families(candidates, families))
     own_length = [
         (candidates[i + 1].start if i + 1 < len(candidates) else len(text)) - h.start
         for i, h in enumerate(candidates)
