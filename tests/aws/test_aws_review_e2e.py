@@ -24,12 +24,22 @@ def _run_three(settings) -> tuple[list[dict], dict]:
     return reports, stored
 
 
+# Each backend ranks episodes with its own lexical scorer (SQLite FTS5, the AWS backend's BM25 in
+# memory/backends/aws/hybrid.py): two episodes of one template whose scores tie within a few
+# thousandths may come back in either order, and the graph assesses the first-recalled episode's
+# places first (up to the first whose answer names no other section), so the graph's own calls and
+# the tokens the model reads may move by one assessment. What a review finds, its outcome, the
+# model's own tool calls and which episodes it recalls must not.
+_ORDER_SENSITIVE = ("graph_calls", "input_tokens", "output_tokens")
+
+
 def _shape(report: dict) -> dict:
+    usage = report["usage"]
     return {
         "outcome": report["outcome"],
         "findings": sorted((f["clause_type"], f["verdict"], f["start"]) for f in report["findings"]),
-        "usage": report["usage"],
-        "recalled": [e.get("run_id") if isinstance(e, dict) else e for e in report["memory"]["episodes"]],
+        "usage": {k: v for k, v in usage.items() if k not in _ORDER_SENSITIVE},
+        "recalled": sorted(e.get("run_id") if isinstance(e, dict) else e for e in report["memory"]["episodes"]),
     }
 
 
@@ -46,7 +56,9 @@ def test_three_reviews_on_aws_match_the_same_reviews_on_sqlite(aws, settings, mo
     sqlite_reports, sqlite_memory = _run_three(on_sqlite)
 
     assert aws_reports[2]["memory"]["episodes"], "the third run recalls earlier runs"
-    assert [_shape(r) for r in aws_reports] == [_shape(r) for r in sqlite_reports]
+    for on_aws_shape, on_sqlite_shape in zip([_shape(r) for r in aws_reports], [_shape(r) for r in sqlite_reports], strict=True):
+        for key in on_aws_shape:
+            assert on_aws_shape[key] == on_sqlite_shape[key], key
     assert aws_memory == sqlite_memory
     assert len(aws_memory["episodes"]) == 3
     # one pending proposal that each similar run joined, in run order
