@@ -13,22 +13,14 @@ from __future__ import annotations
 
 import pytest
 
-from tools.contract import parse_contract
-from tools.detection.review import provisions, review_clause
+from tests.tools.test_present_clauses import contract_of, finding
+from tools.detection.review import provisions
 from tools.playbook import load_playbook
 
 PLAYBOOK = load_playbook()
 HOSTING = 'This Hosting Agreement is made between Marlowe Veterinary Clinics Ltd ("Customer") and Tessaract Cloud Inc. ("Provider").'
 SUPPLY = 'This Supply Agreement is made between Brennock Bakeries Ltd ("Buyer") and Valdane Milling GmbH ("Seller").'
 RESALE = 'This Reseller Agreement is made between Corvina Software Inc. ("Vendor") and Asterfield IT Ltd ("Reseller").'
-
-
-def contract_of(preamble: str, *articles: str):
-    return parse_contract(preamble + "\n\n" + "\n\n".join(articles) + "\n", "x.txt")
-
-
-def finding(contract, clause_type: str) -> dict:
-    return review_clause(contract, PLAYBOOK.entry(clause_type))
 
 
 # ---------------------------------------------------------------- two provisions in one section
