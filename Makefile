@@ -60,7 +60,7 @@ demo: $(RUNTIME)
 	@$(MAKE) --no-print-directory $(PRECOMPILED)
 
 test: $(DEV) $(CHECKOV)
-	$(BIN)/python -m pytest -n 2 --durations=15
+	$(BIN)/python -m pytest -n 2 --dist worksteal --durations=15
 
 bench: $(BENCH)
 	$(BIN)/contract-review bench all --out bench_results
